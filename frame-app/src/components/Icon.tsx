@@ -1,0 +1,16 @@
+/** Inline icons: decorative, so always aria-hidden; the button around them carries the label. */
+const paths = {
+  close: 'M6 6l12 12M18 6L6 18',
+  back: 'M15 5l-7 7 7 7',
+  check: 'M5 12l5 5 9-11',
+  alert: 'M12 7v6m0 4h.01',
+  chevron: 'M9 5l7 7-7 7',
+} as const
+
+export function Icon({ name }: { name: keyof typeof paths }) {
+  return (
+    <svg aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="20" height="20">
+      <path d={paths[name]} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  )
+}

@@ -1,0 +1,112 @@
+/**
+ * The modal card: a labelled dialog with a focus trap, the header, alerts, the current view and
+ * toasts. It fills the transparent iframe and draws its own backdrop (DESIGN.md §4).
+ */
+import * as Constants from '@doorway/shared/Constants'
+import { ui } from '@doorway/shared/Messages'
+import { useAtomValue, useSetAtom } from 'jotai'
+import { type CSSProperties, Suspense, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
+import { configAtom } from '../state/config.js'
+import { closeModalAtom, loadingAtom, openAtom, shakeAtom } from '../state/modal.js'
+import { directionAtom, historyAtom, routeAtom } from '../state/router.js'
+import { accentOf } from '../state/theme.js'
+import { View } from '../views/View.js'
+import { AlertBar } from './AlertBar.js'
+import { Header } from './Header.js'
+import { ToastView } from './ToastView.js'
+import { useFocusTrap } from './useFocusTrap.js'
+
+export const visibleMark = 'doorway:visible'
+
+export function Modal() {
+  const config = useAtomValue(configAtom)
+  const open = useAtomValue(openAtom)
+  const loading = useAtomValue(loadingAtom)
+  const shake = useAtomValue(shakeAtom)
+  const close = useSetAtom(closeModalAtom)
+  const titleId = useId()
+  const dialogRef = useRef<HTMLDivElement>(null)
+  const trap = useFocusTrap(dialogRef)
+
+  // Focus the dialog itself so its name is announced, and mark when it is on screen (bench).
+  useLayoutEffect(() => {
+    if (!open) return
+    dialogRef.current?.focus()
+    requestAnimationFrame(() => performance.mark(visibleMark))
+  }, [open])
+
+  useEffect(() => {
+    if (!open) return
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && close()
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [open, close])
+
+  if (!config) return null
+  const style = {
+    '--accent': config.accent ?? accentOf(config.themeMode),
+    '--header-ms': `${Constants.headerTextAnimationMs}ms`,
+    '--height-ms': `${Constants.modalHeightAnimationMs}ms`,
+    '--view-ms': `${Constants.viewTransitionMs}ms`,
+  } as CSSProperties
+
+  return (
+    <div
+      className="backdrop"
+      data-theme={config.themeMode}
+      data-embedded={config.embedded}
+      hidden={!open}
+      style={style}
+      onPointerDown={(event) => event.target === event.currentTarget && close()}
+    >
+      <div
+        ref={dialogRef}
+        role="dialog"
+        aria-modal={!config.embedded}
+        aria-labelledby={titleId}
+        aria-busy={loading}
+        tabIndex={-1}
+        className="card"
+        data-shake={shake}
+        onKeyDown={trap}
+      >
+        <Header titleId={titleId} />
+        <AlertBar />
+        <Body />
+        <ToastView />
+        {loading && (
+          <div className="loading-overlay" role="progressbar" aria-label={ui.modal.loading}>
+            <span className="spinner" aria-hidden="true" />
+          </div>
+        )}
+      </div>
+    </div>
+  )
+}
+
+/** Animates its height to the view's (spec §2: modal height 150 ms) and keys the view transition. */
+function Body() {
+  const route = useAtomValue(routeAtom)
+  const depth = useAtomValue(historyAtom).length
+  const direction = useAtomValue(directionAtom)
+  const innerRef = useRef<HTMLDivElement>(null)
+  const [height, setHeight] = useState<number>()
+  useLayoutEffect(() => {
+    const inner = innerRef.current
+    if (!inner) return
+    const observer = new ResizeObserver(() => setHeight(inner.offsetHeight))
+    observer.observe(inner)
+    return () => observer.disconnect()
+  }, [])
+  return (
+    <div className="body" style={{ height }}>
+      <div ref={innerRef}>
+        <div key={`${depth}:${route.view}`} className="view" data-direction={direction}>
+          <Suspense fallback={<span className="spinner" role="progressbar" aria-label={ui.modal.loading} />}>
+            <View route={route} />
+          </Suspense>
+        </div>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,18 @@
+import { useAtomValue } from 'jotai'
+import { toastAtom } from '../state/toasts.js'
+import { Icon } from './Icon.js'
+
+/** A polite live region that is always present, so screen readers hear each toast. */
+export function ToastView() {
+  const { toast, visible } = useAtomValue(toastAtom)
+  return (
+    <div className="toast-region" role="status" aria-live="polite">
+      {toast && (
+        <div className="toast" data-variant={toast.variant} data-visible={visible}>
+          {toast.variant === 'loading' ? <span className="spinner" aria-hidden="true" /> : <Icon name={toast.variant === 'success' ? 'check' : 'alert'} />}
+          <span>{toast.message}</span>
+        </div>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,57 @@
+/** Modal open/closed, loading and shake (spec §4 Modal), and the opening/closing rules (spec §2). */
+import * as Constants from '@doorway/shared/Constants'
+import type * as Protocol from '@doorway/shared/Protocol'
+import { atom } from 'jotai'
+import { configAtom, mobileAtom } from './config.js'
+import { connectedAtom } from './connection.js'
+import * as History from './history.js'
+import { popAtom, resetAtom, routeAtom } from './router.js'
+import type { Route } from './routes.js'
+
+export const openAtom = atom(false)
+export const loadingAtom = atom(false)
+export const shakeAtom = atom(false)
+
+/** Told when the modal closes itself (Escape, close button, backdrop, going back at the root). */
+export type CloseListener = (result: Protocol.OpenResult) => void
+export const closeListenerAtom = atom<{ listener: CloseListener | null }>({ listener: null })
+
+export const modalStateAtom = atom<Protocol.ModalState>((get) => ({
+  open: get(openAtom),
+  view: get(routeAtom).view,
+  loading: get(loadingAtom),
+}))
+
+export const openModalAtom = atom(null, (get, set, view?: Route) => {
+  const config = get(configAtom)
+  const route = History.opening({
+    basic: config?.basic ?? false,
+    connected: get(connectedAtom),
+    mobile: get(mobileAtom),
+    view,
+  })
+  set(resetAtom, route)
+  set(openAtom, true)
+})
+
+export const closeModalAtom = atom(null, (get, set, options?: { silent?: boolean }) => {
+  set(loadingAtom, false)
+  if (get(configAtom)?.embedded) set(resetAtom, History.embeddedHome(get(connectedAtom)))
+  else set(openAtom, false)
+  if (!options?.silent) get(closeListenerAtom).listener?.({ status: 'closed' })
+})
+
+/** The header's back action: pops, or closes when spec §2 says going back closes. */
+export const goBackAtom = atom(null, (_get, set) => {
+  if (set(popAtom)) set(closeModalAtom)
+})
+
+// A per-store timer slot (never module state: one store per modal instance).
+const shakeTimerAtom = atom(() => ({ id: undefined as ReturnType<typeof setTimeout> | undefined }))
+/** spec §4: a 500 ms shake, e.g. when an action is refused. */
+export const shakeModalAtom = atom(null, (get, set) => {
+  const timer = get(shakeTimerAtom)
+  clearTimeout(timer.id)
+  set(shakeAtom, true)
+  timer.id = setTimeout(() => set(shakeAtom, false), Constants.shakeMs)
+})

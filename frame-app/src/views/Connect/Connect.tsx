@@ -1,0 +1,81 @@
+import { ui } from '@doorway/shared/Messages'
+import type * as Protocol from '@doorway/shared/Protocol'
+import { useAtomValue, useSetAtom } from 'jotai'
+import { Fragment, lazy, Suspense, useState } from 'react'
+import { Placeholder } from '../../components/Placeholder.js'
+import { configAtom } from '../../state/config.js'
+import { pushAtom } from '../../state/router.js'
+
+// Optional interface parts (spec §1): fetched only when their feature is on, warmed at init.
+export const loadEmailLogin = () => import('./EmailLogin.js')
+export const loadSocialLogin = () => import('./SocialLogin.js')
+const EmailLogin = lazy(loadEmailLogin)
+const SocialLogin = lazy(loadSocialLogin)
+
+/** The connect methods in `connectMethodsOrder` whose feature is on (spec §2; wallets are always on). */
+export function methodsOf(features: Protocol.Features): Protocol.Features['connectMethodsOrder'] {
+  const order = features.connectMethodsOrder.includes('wallet')
+    ? features.connectMethodsOrder
+    : [...features.connectMethodsOrder, 'wallet' as const]
+  return order.filter((m) => m === 'wallet' || (m === 'email' ? features.email : !!features.socials && features.socials.length > 0))
+}
+
+export function Connect() {
+  const config = useAtomValue(configAtom)!
+  const methods = methodsOf(config.features)
+  const collapse = config.features.collapseWallets && methods.length > 1
+  return (
+    <div className="stack">
+      {methods.map((method, index) => (
+        <Fragment key={method}>
+          {index > 0 && <div className="separator">{ui.connect.or}</div>}
+          <Suspense fallback={<span className="spinner" aria-hidden="true" />}>
+            {method === 'email' && <EmailLogin />}
+            {method === 'social' && <SocialLogin providers={config.features.socials || []} />}
+          </Suspense>
+          {method === 'wallet' && <Wallets collapsed={collapse} />}
+        </Fragment>
+      ))}
+      <Legal terms={config.termsConditionsUrl} privacy={config.privacyPolicyUrl} />
+    </div>
+  )
+}
+
+function Wallets({ collapsed }: { collapsed: boolean }) {
+  const push = useSetAtom(pushAtom)
+  const [expanded, setExpanded] = useState(!collapsed)
+  if (!expanded)
+    return (
+      <button type="button" className="list-button" onClick={() => setExpanded(true)}>
+        {ui.connect.continueWithWallet}
+      </button>
+    )
+  return (
+    <section className="stack" aria-label={ui.connect.wallets}>
+      <Placeholder>{ui.later.wallets}</Placeholder>
+      <button type="button" className="list-button" onClick={() => push({ view: 'AllWallets' })}>
+        {ui.views.AllWallets}
+      </button>
+    </section>
+  )
+}
+
+function Legal({ terms, privacy }: { terms?: string | undefined; privacy?: string | undefined }) {
+  if (!terms && !privacy) return null
+  return (
+    <p className="legal">
+      {ui.connect.legalPrefix}{' '}
+      {terms && (
+        <a href={terms} target="_blank" rel="noreferrer">
+          {ui.connect.terms}
+        </a>
+      )}
+      {terms && privacy && ` ${ui.connect.and} `}
+      {privacy && (
+        <a href={privacy} target="_blank" rel="noreferrer">
+          {ui.connect.privacy}
+        </a>
+      )}
+    </p>
+  )
+}

@@ -1,0 +1,51 @@
+/**
+ * The view registry: config as data. Each view of spec §2 maps to its component and, for optional
+ * interface parts (spec §1), the feature that must be on. Feature views are lazy chunks, fetched only
+ * when rendered, which only happens when their feature is on.
+ */
+import { ui } from '@doorway/shared/Messages'
+import type * as Protocol from '@doorway/shared/Protocol'
+import { type ComponentType, lazy } from 'react'
+import { Placeholder } from '../components/Placeholder.js'
+import type { Route, RouteOf } from '../state/routes.js'
+import { Account } from './Account/Account.js'
+import { Connect } from './Connect/Connect.js'
+import { Networks } from './Networks/Networks.js'
+
+type Definition<V extends Route['view']> = {
+  component: ComponentType<{ route: RouteOf<V> }>
+  feature?: keyof Pick<Protocol.Features, 'send' | 'receive' | 'swaps' | 'onramp'>
+}
+
+const later = (text: string) => () => <Placeholder>{text}</Placeholder>
+
+export const views: { [V in Route['view']]: Definition<V> } = {
+  Connect: { component: Connect },
+  Account: { component: Account },
+  Networks: { component: Networks },
+  AllWallets: { component: later(ui.later.allWallets) },
+  ConnectingWalletConnectBasic: { component: later(ui.later.walletConnect) },
+  ConnectingWalletConnect: { component: later(ui.later.walletConnect) },
+  ConnectingExternal: { component: later(ui.later.external) },
+  ApproveTransaction: { component: later(ui.later.approve) },
+  SIWXSignMessage: { component: later(ui.later.siwx) },
+  ConnectingSiwe: { component: later(ui.later.siwx) },
+  ConnectingFarcaster: { component: later(ui.later.farcaster) },
+  UnsupportedChain: { component: later(ui.unsupported.message) },
+  RegisterAccountName: { component: later(ui.later.names) },
+  RegisterAccountNameSuccess: { component: ({ route }) => <Placeholder>{`${ui.later.names} (${route.name})`}</Placeholder> },
+  Send: { component: lazy(() => import('./Send/Send.js')), feature: 'send' },
+  Receive: { component: lazy(() => import('./Receive/Receive.js')), feature: 'receive' },
+  Swap: { component: lazy(() => import('./Swap/Swap.js')), feature: 'swaps' },
+  OnRamp: { component: lazy(() => import('./OnRamp/OnRamp.js')), feature: 'onramp' },
+}
+
+export function View({ route }: { route: Route }) {
+  const { component: Component } = views[route.view] as Definition<typeof route.view>
+  return <Component route={route as never} />
+}
+
+/** The feature a view needs, if any: opening it with the feature off is refused. */
+export function featureOf(view: Route['view']) {
+  return views[view].feature
+}

@@ -1,0 +1,2 @@
+export { createModal } from './Modal.js'
+export type { Events, Modal, NetworkOption, OpenResult, Options, State } from './types.js'

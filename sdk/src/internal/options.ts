@@ -1,0 +1,58 @@
+/** Turns the dapp's options into the frame's Config, with the spec's defaults (spec §1, §9). */
+import * as Caip from '@doorway/shared/Caip'
+import * as Constants from '@doorway/shared/Constants'
+import * as Errors from '@doorway/shared/Errors'
+import * as Protocol from '@doorway/shared/Protocol'
+import * as S from '@doorway/shared/Schema'
+import type { Options, NetworkOption } from '../types.js'
+
+export function resolve(options: Options, sdkVersion: string): Protocol.Config {
+  if (!S.isPlainObject(options)) throw Errors.invalidOption('options')
+  // spec §5: siweConfig and siwx are mutually exclusive.
+  if (options.siweConfig && options.siwx) throw Errors.siweAndSiwx()
+  const config: Record<string, unknown> = {
+    projectId: options.projectId || undefined,
+    sdkType: options.sdkType ?? 'appkit',
+    sdkVersion: options.sdkVersion ?? sdkVersion,
+    networks: Array.isArray(options.networks) ? options.networks.map(network) : options.networks,
+    defaultNetwork: options.defaultNetwork && network(options.defaultNetwork).caipNetworkId,
+    features: S.isPlainObject(options.features) ? { ...Constants.defaultFeatures, ...options.features } : options.features ?? Constants.defaultFeatures,
+    metadata: options.metadata,
+    themeMode: options.themeMode ?? 'dark',
+    accent: options.themeVariables?.accent,
+    termsConditionsUrl: options.termsConditionsUrl,
+    privacyPolicyUrl: options.privacyPolicyUrl,
+    includeWalletIds: options.includeWalletIds ?? [],
+    excludeWalletIds: options.excludeWalletIds ?? [],
+    featuredWalletIds: options.featuredWalletIds ?? [],
+    customWallets: options.customWallets ?? [],
+    tokens: options.tokens ?? {},
+    defaultAccountTypes: options.defaultAccountTypes ?? {},
+    enableNetworkSwitch: options.enableNetworkSwitch ?? true,
+    allowUnsupportedChain: options.allowUnsupportedChain ?? false,
+    basic: options.basic ?? false,
+    embedded: !!options.embedded,
+    siwx: !!(options.siwx || options.siweConfig),
+  }
+  for (const [key, check] of Object.entries(Protocol.configShape))
+    if (!check(config[key])) throw Errors.invalidOption(key)
+  if (!(config.networks as unknown[]).length) throw Errors.invalidOption('networks')
+  return config as Protocol.Config
+}
+
+/** Accepts viem-style chain objects and CAIP ready ones alike. */
+function network(input: NetworkOption): Protocol.Network {
+  if (!S.isPlainObject(input)) throw Errors.invalidOption('networks')
+  const namespace = input.chainNamespace ?? 'eip155'
+  const caipNetworkId = input.caipNetworkId ?? `${namespace}:${input.id}`
+  if (!Caip.isChainId(caipNetworkId)) throw Errors.invalidOption('networks')
+  const explorerUrl = input.blockExplorers?.default?.url
+  return {
+    caipNetworkId,
+    name: input.name,
+    nativeCurrency: input.nativeCurrency,
+    ...(input.rpcUrls?.default?.http?.[0] && { rpcUrl: input.rpcUrls.default.http[0] }),
+    ...(explorerUrl && { explorerUrl }),
+    testnet: !!input.testnet,
+  }
+}

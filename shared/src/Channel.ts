@@ -1,0 +1,222 @@
+/**
+ * The hardened channel of DESIGN.md §4.
+ *
+ * Handshake: the child posts `ready` to its parent's exact origin; the parent accepts it only from
+ * that origin *and* that iframe's window, then transfers one MessagePort. Everything else runs on the
+ * port. Nothing is ever posted with '*'.
+ *
+ * On the port, comlink's `expose` dispatches calls, but only after a filter has admitted them: an
+ * APPLY, one path segment naming a method of this side's flat allowlisted API, one RAW argument that
+ * passes the method's schema. GET, SET, CONSTRUCT, ENDPOINT, proxies and transferred values never
+ * reach comlink. Callers do not use comlink's `wrap` (Math.random ids, no timeout): `call` speaks the
+ * same wire format with random 128-bit ids, a timeout and an AbortSignal.
+ *
+ * The dispatcher is passed in: the frame-app and secure-site pass comlink's `expose`; the host SDK,
+ * which must stay under 6 KB, uses `respond`, which answers the same admitted calls in the same wire
+ * format without comlink's proxy machinery.
+ */
+import type { Endpoint } from 'comlink'
+import * as Errors from './Errors.js'
+import * as Ids from './Ids.js'
+import type * as Logger from './Logger.js'
+import * as Protocol from './Protocol.js'
+import * as S from './Schema.js'
+
+export type Method = { params: S.Schema<any>; result: S.Schema<any> }
+export type Definition = Record<string, Method>
+export type Handlers<D extends Definition> = {
+  [K in keyof D]: (params: S.Infer<D[K]['params']>) => S.Infer<D[K]['result']> | Promise<S.Infer<D[K]['result']>>
+}
+type Log = Pick<Logger.Logger, 'warn' | 'debug'>
+
+export const defaultTimeoutMs = 10_000
+
+type Api = Record<string, (params: unknown) => Promise<unknown>>
+/** Dispatches admitted calls to `api` and posts replies on `endpoint`: comlink's `expose` fits. */
+export type Expose = (api: Api, endpoint: Endpoint) => void
+
+/** A dispatcher for already-admitted calls (see `create`) in comlink's wire format. */
+export const respond: Expose = (api, endpoint) =>
+  endpoint.addEventListener('message', async (event: Event) => {
+    const { id, path, argumentList } = (event as MessageEvent).data
+    endpoint.postMessage({ id, type: 'RAW', value: await api[path[0]]!(argumentList[0].value) })
+  })
+
+const handshakeMessage = (type: string) => S.object({ type: S.literal(type), version: S.literal(Protocol.version) })
+const isReady = handshakeMessage(Protocol.handshake.ready)
+const isConnect = handshakeMessage(Protocol.handshake.connect)
+
+/**
+ * Parent side: wait for the child's `ready` from `origin` and `iframe.contentWindow`, then transfer
+ * a port. Keeps listening until `signal` aborts so later strays are logged, never acted on.
+ */
+export function offer(options: offer.Options): Promise<MessagePort> {
+  const { iframe, origin, log, signal, window: win = window } = options
+  return new Promise((resolve, reject) => {
+    let connected = false
+    const onMessage = (event: MessageEvent) => {
+      const fromChild = event.source === iframe.contentWindow && event.source !== null
+      if (!fromChild || event.origin !== origin) {
+        if (isReady(event.data) || isConnect(event.data)) log.warn('ignored handshake from', event.origin)
+        return
+      }
+      if (connected || !isReady(event.data)) return log.warn('ignored message from frame', event.data)
+      connected = true
+      const { port1, port2 } = new MessageChannel()
+      iframe.contentWindow!.postMessage({ type: Protocol.handshake.connect, version: Protocol.version }, origin, [port2])
+      resolve(port1)
+    }
+    win.addEventListener('message', onMessage)
+    signal.addEventListener('abort', () => {
+      win.removeEventListener('message', onMessage)
+      reject(signal.reason)
+    })
+  })
+}
+export declare namespace offer {
+  type Options = { iframe: HTMLIFrameElement; origin: string; log: Log; signal: AbortSignal; window?: Window }
+}
+
+/**
+ * Child side: post `ready` to the parent's origin and accept the first `connect` from that origin and
+ * `window.parent` that carries exactly one port.
+ */
+export function accept(options: accept.Options): Promise<MessagePort> {
+  const { parentOrigin, log, window: win = window } = options
+  return new Promise((resolve) => {
+    let connected = false
+    win.addEventListener('message', (event: MessageEvent) => {
+      const valid =
+        !connected &&
+        event.source === win.parent &&
+        event.origin === parentOrigin &&
+        isConnect(event.data) &&
+        event.ports.length === 1
+      if (!valid) return log.warn('ignored message from', event.origin || 'unknown origin', event.data)
+      connected = true
+      resolve(event.ports[0]!)
+    })
+    win.parent.postMessage({ type: Protocol.handshake.ready, version: Protocol.version }, parentOrigin)
+  })
+}
+export declare namespace accept {
+  type Options = { parentOrigin: string; log: Log; window?: Window }
+}
+
+/** The origin of the page embedding this one, pinned before any message is trusted. */
+export function parentOrigin(win: Window = window): string | undefined {
+  const ancestor = win.location.ancestorOrigins?.[0]
+  if (ancestor) return ancestor
+  try {
+    return win.document.referrer ? new URL(win.document.referrer).origin : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export type Channel<Remote extends Definition> = {
+  call<K extends keyof Remote & string>(
+    method: K,
+    params: S.Infer<Remote[K]['params']>,
+    options?: { timeoutMs?: number; signal?: AbortSignal },
+  ): Promise<S.Infer<Remote[K]['result']>>
+  /** Rejects every pending call with `error` (e.g. 4001 when the modal closes). */
+  cancelAll(error: Errors.DoorwayError): void
+  close(): void
+}
+
+/** Serve `handlers` (checked against `local`) and call `remote` over one MessagePort. */
+export function create<Local extends Definition, Remote extends Definition>(options: {
+  port: MessagePort
+  local: Local
+  handlers: Handlers<Local>
+  remote: Remote
+  log: Log
+  expose: Expose
+  timeoutMs?: number
+}): Channel<Remote> {
+  const { port, local, handlers, remote, log, expose, timeoutMs = defaultTimeoutMs } = options
+  const pending = new Map<string, { method: string; resolve(v: unknown): void; reject(e: unknown): void }>()
+  let dispatch: ((event: MessageEvent) => void) | undefined
+
+  // Every handler answers with an envelope so typed errors (with codes) cross intact and no stack does.
+  const api = Object.create(null) as Api
+  for (const method of Object.keys(local))
+    api[method] = async (params) => {
+      try {
+        return { ok: true, value: await handlers[method]!(params as never) }
+      } catch (error) {
+        return { ok: false, error: Errors.serialize(error) }
+      }
+    }
+  const endpoint: Endpoint = {
+    postMessage: (message: unknown, transfer?: Transferable[]) => port.postMessage(message, transfer ?? []),
+    addEventListener: (_: string, listener: EventListenerOrEventListenerObject) => {
+      dispatch = listener as (event: MessageEvent) => void
+    },
+    removeEventListener: () => {},
+  }
+  expose(api, endpoint)
+
+  const isCall = (data: Record<string, unknown>) => {
+    const path = data.path
+    const args = data.argumentList
+    if (!Ids.isId(data.id) || !Array.isArray(path) || path.length !== 1 || typeof path[0] !== 'string') return false
+    if (!Object.hasOwn(local, path[0]) || !Array.isArray(args) || args.length !== 1) return false
+    const [arg] = args
+    return S.isPlainObject(arg) && arg.type === 'RAW' && local[path[0]]!.params(arg.value)
+  }
+
+  const onMessage = (event: MessageEvent) => {
+    const data = event.data
+    if (!S.isPlainObject(data)) return log.warn('ignored malformed message', data)
+    if (data.type === 'APPLY') {
+      if (!isCall(data)) return log.warn('ignored call', data.path)
+      return dispatch?.(event)
+    }
+    const entry = typeof data.id === 'string' ? pending.get(data.id) : undefined
+    if (!entry) return log.warn('ignored reply', data.id)
+    pending.delete(data.id as string)
+    const envelope = data.type === 'RAW' && S.isPlainObject(data.value) ? data.value : undefined
+    if (envelope?.ok === true && remote[entry.method]!.result(envelope.value)) return entry.resolve(envelope.value)
+    if (envelope?.ok === false) return entry.reject(Errors.deserialize(envelope.error))
+    log.warn('malformed reply to', entry.method)
+    entry.reject(Errors.deserialize(undefined))
+  }
+  port.addEventListener('message', onMessage)
+  port.start()
+
+  return {
+    call(method, params, callOptions = {}) {
+      const { signal, timeoutMs: ms = timeoutMs } = callOptions
+      if (!remote[method]!.params(params)) return Promise.reject(new Errors.DoorwayError(`Invalid params for ${method}`))
+      const id = Ids.random()
+      return new Promise((resolve, reject) => {
+        const settle = (fn: () => void) => {
+          clearTimeout(timer)
+          signal?.removeEventListener('abort', onAbort)
+          pending.delete(id)
+          fn()
+        }
+        const onAbort = () => settle(() => reject(Errors.aborted()))
+        const timer = setTimeout(() => settle(() => reject(Errors.timedOut())), ms)
+        if (signal?.aborted) return onAbort()
+        signal?.addEventListener('abort', onAbort)
+        pending.set(id, {
+          method,
+          resolve: (value) => settle(() => resolve(value as never)),
+          reject: (error) => settle(() => reject(error)),
+        })
+        port.postMessage({ id, type: 'APPLY', path: [method], argumentList: [{ type: 'RAW', value: params }] })
+      })
+    },
+    cancelAll(error) {
+      for (const entry of [...pending.values()]) entry.reject(error)
+    },
+    close() {
+      this.cancelAll(Errors.disconnected())
+      port.removeEventListener('message', onMessage)
+      port.close()
+    },
+  }
+}

@@ -1,0 +1,161 @@
+import * as Messages from './Messages.js'
+
+// Bundled into the SDK: keep this module to classes and a few lookups, no helpers library.
+
+/** Stable numeric codes: EIP-1193 provider codes plus spec §8 default and invalid-chain codes. */
+export const codes = {
+  userRejected: 4001,
+  unauthorized: 4100,
+  unsupportedMethod: 4200,
+  disconnected: 4900,
+  chainDisconnected: 4901,
+  unrecognizedChain: 4902, // spec §8
+  default: 5000, // spec §8
+  invalidChainId: 32603, // spec §8
+} as const
+
+export type Code = (typeof codes)[keyof typeof codes]
+
+export declare namespace DoorwayError {
+  type Options = { code?: number; cause?: unknown }
+}
+
+export class DoorwayError extends Error {
+  override readonly name: string = 'DoorwayError'
+  readonly code: number
+
+  constructor(message: string, options: DoorwayError.Options = {}) {
+    // no `cause` key at all when there is none, so logs don't show `cause: undefined`
+    super(message, 'cause' in options ? { cause: options.cause } : undefined)
+    this.code = options.code ?? codes.default
+  }
+}
+
+/** An EIP-1193 provider error (wallet or embedded-wallet RPC). */
+export class ProviderRpcError extends DoorwayError {
+  override readonly name: string = 'ProviderRpcError'
+}
+
+/** A bad createModal option, e.g. both `siweConfig` and `siwx` (spec §5). */
+export class ConfigError extends DoorwayError {
+  override readonly name: string = 'ConfigError'
+
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { ...options, code: codes.default })
+  }
+}
+
+/** A malformed CAIP-2 network id or CAIP-10 account id (spec §5). */
+export class CaipError extends DoorwayError {
+  override readonly name: string = 'CaipError'
+  /** The offending value; kept off the message so the spec's text stays exact. */
+  readonly input: unknown
+
+  constructor(kind: 'chainId' | 'accountId', input: unknown) {
+    super(kind === 'chainId' ? Messages.core.invalidChainId : Messages.core.invalidAccountId, {
+      code: kind === 'chainId' ? codes.invalidChainId : codes.default,
+    })
+    this.input = input
+  }
+}
+
+type ProviderCode = Exclude<Code, typeof codes.default>
+
+const providerMessages: Record<ProviderCode, string> = {
+  [codes.userRejected]: Messages.core.userRejected,
+  [codes.unauthorized]: Messages.core.unauthorized,
+  [codes.unsupportedMethod]: Messages.core.unsupportedMethod,
+  [codes.disconnected]: Messages.core.disconnected,
+  [codes.chainDisconnected]: Messages.core.chainDisconnected,
+  [codes.unrecognizedChain]: Messages.core.unrecognizedChain,
+  [codes.invalidChainId]: Messages.core.invalidChainId,
+}
+
+/**
+ * The error for a code: a ProviderRpcError with the standard text for provider codes, otherwise a
+ * DoorwayError that keeps the code (wallets send their own) with 'Something went wrong' as default text.
+ */
+export function fromCode(code: number, message?: string): DoorwayError {
+  if (Object.hasOwn(providerMessages, code)) return provider(code as ProviderCode, message)
+  return new DoorwayError(message || Messages.core.somethingWentWrong, { code })
+}
+
+// an empty message is as useless as none, so both get the standard text
+function provider(code: ProviderCode, message: string | undefined): ProviderRpcError {
+  return new ProviderRpcError(message || providerMessages[code], { code })
+}
+
+export function userRejected(message?: string): ProviderRpcError {
+  return provider(codes.userRejected, message)
+}
+
+export function unauthorized(message?: string): ProviderRpcError {
+  return provider(codes.unauthorized, message)
+}
+
+export function unsupportedMethod(message?: string): ProviderRpcError {
+  return provider(codes.unsupportedMethod, message)
+}
+
+export function disconnected(message?: string): ProviderRpcError {
+  return provider(codes.disconnected, message)
+}
+
+export function chainDisconnected(message?: string): ProviderRpcError {
+  return provider(codes.chainDisconnected, message)
+}
+
+export function unrecognizedChain(message?: string): ProviderRpcError {
+  return provider(codes.unrecognizedChain, message)
+}
+
+export function siweAndSiwx(): ConfigError {
+  return new ConfigError(Messages.core.siweConfigAndSiwx) // spec §5
+}
+
+export function invalidOption(option: string): ConfigError {
+  return new ConfigError(Messages.format(Messages.core.invalidOption, { option }))
+}
+
+export function aborted(): DoorwayError {
+  return new DoorwayError(Messages.core.requestAborted) // spec §8
+}
+
+/** spec §7: embedded-wallet requests time out */
+export function timedOut(): DoorwayError {
+  return new DoorwayError(Messages.core.requestTimedOut)
+}
+
+export function notInitialized(): DoorwayError {
+  return new DoorwayError(Messages.core.notInitialized)
+}
+
+export function featureOff(view: string, feature: string): ConfigError {
+  return new ConfigError(Messages.format(Messages.core.featureOff, { view, feature }))
+}
+
+export function frameUnavailable(): DoorwayError {
+  return new DoorwayError(Messages.core.frameUnavailable)
+}
+
+export type Serialized = { code: number; message: string }
+
+/**
+ * Plain form for the postMessage boundary, where class identity is lost. Anything that is neither a
+ * DoorwayError nor `{ code, message }`-shaped (as wallets throw) becomes the default: internal
+ * messages of unexpected errors are not forwarded to the host page.
+ */
+export function serialize(err: unknown): Serialized {
+  const { code, message } = err instanceof DoorwayError ? err : deserialize(err)
+  return { code, message }
+}
+
+/** Rebuilds an error received over postMessage; malformed input becomes 5000 'Something went wrong'. */
+export function deserialize(x: unknown): DoorwayError {
+  if (typeof x === 'object' && x !== null) {
+    const { code, message } = x as { code?: unknown; message?: unknown }
+    if (typeof code === 'number' && Number.isInteger(code) && typeof message === 'string')
+      return fromCode(code, message)
+  }
+  return fromCode(codes.default)
+}

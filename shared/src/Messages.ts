@@ -1,0 +1,218 @@
+// The one English message catalogue of the product. Each section is its own export so a bundle only
+// carries the sections it imports. Texts are the spec's, verbatim (typos included): tests and users
+// match on them.
+
+// spec §5, §8 and the EIP-1193 standard texts
+// The errors the host SDK and the channel can raise: their own section so the 6 KB SDK bundles only
+// these (spec §5, §8 and EIP-1193 texts among them), not the whole catalogue.
+export const core = {
+  somethingWentWrong: 'Something went wrong',
+  requestAborted: 'Request was aborted',
+  invalidAccountId: 'Invalid CAIP-10 address',
+  invalidChainId: 'Invalid CAIP-2 network id',
+  siweConfigAndSiwx: 'Cannot set both `siweConfig` and `siwx` options',
+  requestTimedOut: 'Request timed out',
+  frameUnavailable: 'Unable to load the wallet modal',
+  invalidOption: 'Invalid option `{option}`',
+  notInitialized: 'The wallet modal is not initialised yet',
+  featureOff: 'The {view} view needs features.{feature} to be on',
+  userRejected: 'User rejected the request.',
+  unauthorized: 'The requested method and/or account has not been authorized by the user.',
+  unsupportedMethod: 'The requested method is not supported by this Ethereum provider.',
+  disconnected: 'The provider is disconnected from all chains.',
+  chainDisconnected: 'The provider is disconnected from the specified chain.',
+  unrecognizedChain: 'Unrecognized chain ID.',
+} as const
+
+export const errors = {
+  // spec §8 toasts and thrown errors
+  tokenBalanceUnavailable: 'Token Balance Unavailable',
+  transactionStarted: 'Transaction started',
+  sendTransactionFailed: 'Failed to send transaction. Please try again.',
+  fetchTransactionsFailed: 'Failed to fetch transactions',
+  gasPriceNetworkNotSupported: 'Network not supported for Gas Price',
+  swapsNetworkNotSupported: 'Network not supported for Swaps',
+  unsupportedChain: 'Unsupported chain',
+  authenticationInitFailed: 'A problem occurred while trying initialize authentication',
+  signatureDeclined: 'Signature declined',
+  smartAccountsNotSupported: 'This application might not support Smart Accounts',
+  // spec §8 sign-in (SIWX)
+  siwxNotEnabled: 'SIWX is not enabled',
+  noActiveCaipAddress: 'No ActiveCaipAddress found',
+  noActiveCaipNetwork: 'No ActiveCaipNetwork or client found',
+  noConnectionControllerClient: 'No ConnectionController client found',
+  // spec §8 adapters and networks
+  adapterNotFound: 'Adapter not found',
+  caipNetworkNotFound: 'CaipNetwork not found',
+  adapterForNamespaceNotFound: "Adapter for namespace {ns} doesn't exist",
+  networkWithIdNotFound: 'Network with ID {id} not found',
+  cannotRemoveLastNetwork: 'Cannot remove last network for a namespace',
+  chainNotSupported: 'Chain is not supported',
+  // spec §8 name registration; the API's first reason description is preferred over the fallbacks
+  networkNotFound: 'Network not found',
+  addressOrAuthConnectorNotFound: 'Address or auth connector not found',
+  resolveNameFailed: 'Error resolving name',
+  fetchNameSuggestionsFailed: 'Error fetching name suggestions',
+  fetchNamesForAddressFailed: 'Error fetching names for address',
+  registerNameFailed: 'Error registering name {name}',
+  // spec §8 embedded-wallet generic messages ('Something went wrong' is shared above)
+  anErrorOccurred: 'An error occurred',
+  emailLoginDependencyUnavailable: 'Unable to load email login dependency',
+  // spec §5 validation
+  invalidSendInput: 'Please enter a valid amount and receiver address',
+  emailLoginThrottled: 'Please try again after {n} seconds',
+  // our own: the channel to the modal frame and createModal options (not in the spec)
+  // EIP-1193 provider errors, standard texts (4001, 4100, 4200, 4900, 4901, 4902)
+} as const
+
+// spec §8 alerts: each is shown once; wallet-connect provider errors map onto these keys
+export const alerts = {
+  // spec §5: a missing project id raises a configuration alert
+  projectIdNotConfigured: {
+    title: 'Project ID Not Configured',
+    message: 'A projectId is required. Pass projectId to createModal() — see the README.',
+  },
+  // spec §8: analytics HTTP 403
+  invalidAppConfiguration: {
+    title: 'Invalid App Configuration',
+    message: 'Origin {origin} not found on Allowlist - update configuration',
+  },
+  switchNetworkNotFound: {
+    title: 'Network Not Found',
+    message: "Network not found - please make sure it is included in the 'networks' option",
+  },
+  socialsTimeout: {
+    title: 'Invalid App Configuration',
+    message: 'There was an issue loading the embedded wallet. Please verify that your domain is allowed.',
+  },
+  // wallet-connect provider errors (relay rejected the origin, the key or the session token)
+  unverifiedDomain: {
+    title: 'Invalid App Configuration',
+    message: 'There was an issue loading the embedded wallet. Please verify that your domain is allowed.',
+  },
+  projectIdInvalid: {
+    title: 'Invalid App Configuration',
+    message: 'Invalid Project ID - update configuration',
+  },
+  sessionExpired: {
+    title: 'Session Expired',
+    message: 'Invalid session found - please check the time settings on your device',
+  },
+} as const
+
+/** The `{name}` placeholders of a template, so a literal template checks its values at compile time. */
+export type Placeholders<template extends string> = string extends template
+  ? string
+  : template extends `${string}{${infer key}}${infer rest}`
+    ? key | Placeholders<rest>
+    : never
+
+/**
+ * Fills `{name}` placeholders. A missing value throws rather than shipping a literal `{name}` to a user.
+ * @example format(errors.registerNameFailed, { name: 'alice' }) // 'Error registering name alice'
+ */
+export function format<template extends string>(
+  template: template,
+  values: Record<Placeholders<template>, string | number>,
+): string {
+  const table = values as Record<string, string | number>
+  return template.replace(/\{(\w+)\}/g, (_, key: string) => {
+    if (!Object.hasOwn(table, key)) throw new Error(`Missing value for placeholder {${key}}`)
+    return String(table[key])
+  })
+}
+
+/** Text the host SDK needs: kept apart so the SDK bundles only these few strings. */
+export const sdk = {
+  dialogLabel: 'Wallet connection',
+  frameTitle: 'Doorway wallet',
+  projectIdMissing: 'createModal(): projectId is missing; the modal shows a configuration alert until it is set.',
+} as const
+
+/** The frame-app's interface text. View titles double as the dialog's accessible name. */
+export const ui = {
+  frame: {
+    standalone: 'This page is the Doorway wallet modal. It opens inside a site that uses Doorway.',
+  },
+  modal: { close: 'Close', back: 'Back', loading: 'Loading', dismissAlert: 'Dismiss alert' },
+  views: {
+    Connect: 'Connect Wallet',
+    Account: 'Account',
+    AllWallets: 'All Wallets',
+    ConnectingWalletConnectBasic: 'WalletConnect',
+    ApproveTransaction: 'Approve Transaction',
+    SIWXSignMessage: 'Sign In',
+    ConnectingExternal: 'Connecting',
+    ConnectingWalletConnect: 'WalletConnect',
+    ConnectingSiwe: 'Sign In',
+    ConnectingFarcaster: 'Farcaster',
+    UnsupportedChain: 'Switch Network',
+    RegisterAccountName: 'Choose Name',
+    RegisterAccountNameSuccess: 'Name Registered',
+    Networks: 'Choose Network',
+    Send: 'Send',
+    Receive: 'Receive',
+    Swap: 'Swap',
+    OnRamp: 'Buy Crypto',
+  },
+  // Honest placeholders: what is not built yet says so, and shows no made-up data.
+  later: {
+    wallets: 'Browser-extension and WalletConnect wallets are not available in this version yet.',
+    allWallets: 'The wallet catalogue is not available in this version yet.',
+    walletConnect: 'WalletConnect is not available in this version yet.',
+    external: 'Connecting browser-extension wallets is not available in this version yet.',
+    approve: 'Approving embedded-wallet requests is not available in this version yet.',
+    siwx: 'Sign-in with your wallet is not available in this version yet.',
+    farcaster: 'Farcaster login is not available in this version yet.',
+    names: 'Name registration is not available in this version yet.',
+    email: 'Email login is not available in this version yet.',
+    socials: 'Login with {providers} is not available in this version yet.',
+    tokens: 'Token balances are not available in this version yet.',
+    nfts: 'NFTs are not available in this version yet.',
+    history: 'Transaction history is not available in this version yet.',
+    send: 'Sending tokens is not available in this version yet.',
+    receive: 'Receiving is not available in this version yet.',
+    swap: 'Swaps are not available in this version yet.',
+    onramp: 'Buying crypto is not available in this version yet.',
+  },
+  connect: {
+    or: 'or',
+    email: 'Email',
+    socials: 'Social login',
+    wallets: 'Wallets',
+    continueWithWallet: 'Continue with a wallet',
+    legalPrefix: 'By connecting your wallet, you agree to our',
+    terms: 'Terms of Service',
+    and: 'and',
+    privacy: 'Privacy Policy',
+  },
+  socials: {
+    google: 'Google',
+    x: 'X',
+    discord: 'Discord',
+    farcaster: 'Farcaster',
+    github: 'GitHub',
+    apple: 'Apple',
+    facebook: 'Facebook',
+  },
+  secure: {
+    title: 'Doorway secure wallet',
+    loading: 'Secure wallet frame: loading',
+    ready: 'Secure wallet frame: connected to {origin}',
+    error: 'Secure wallet frame: could not be reached',
+  },
+  account: {
+    notConnected: 'No wallet is connected.',
+    connect: 'Connect a wallet',
+    network: 'Network',
+    sections: 'Account sections',
+    tokens: 'Tokens',
+    nfts: 'NFTs',
+    activity: 'Activity',
+    historyOff: 'Transaction history is turned off for this app.',
+  },
+  networks: { list: 'Networks', active: 'Active', testnet: 'Testnet' },
+  unsupported: {
+    message: "This app doesn't support your wallet's current network. Switch to a supported network to continue.",
+  },
+} as const

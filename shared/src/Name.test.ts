@@ -1,0 +1,34 @@
+import { describe, expect, test } from 'vitest'
+import * as Name from './Name.js'
+
+describe('isValidName', () => {
+  test.each([['abcd'], ['alice'], ['Alice-99'], ['1234'], ['----'], ['a-b-c-d-e-f'], ['x'.repeat(64)]])(
+    'behavior: accepts %s',
+    (name) => {
+      expect(Name.isValidName(name)).toBe(true)
+    },
+  )
+
+  test.each([
+    ['empty', ''],
+    ['3 characters', 'abc'],
+    ['underscore', 'ali_ce'],
+    ['dot', 'alice.doorway.id'],
+    ['space', 'ali ce'],
+    ['emoji', 'alice😀'],
+    ['non-ASCII letter', 'alicé'],
+    ['trailing newline', 'alice\n'],
+  ])('behavior: rejects %s', (_, name) => {
+    expect(Name.isValidName(name)).toBe(false)
+  })
+
+  test.each([[undefined], [null], [12345], [{}], [['alice']]])('param: false for non-string %s', (name) => {
+    expect(Name.isValidName(name)).toBe(false)
+  })
+})
+
+describe('defaultZone', () => {
+  test('behavior: is the doorway.id zone', () => {
+    expect(Name.defaultZone).toBe('doorway.id')
+  })
+})
