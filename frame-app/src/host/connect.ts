@@ -35,6 +35,8 @@ export async function connect(options: { store: Store; log: Logger.Logger; paren
         store.set(configAtom, config)
         // spec §8: a missing project id raises the configuration alert.
         if (!config.projectId) store.set(raiseAlertAtom, { key: 'projectIdNotConfigured', ...alerts.projectIdNotConfigured })
+        // spec §1: embedded mode renders in place, open from the start.
+        if (config.embedded) store.set(openModalAtom)
         if (config.features.email) void loadEmailLogin()
         if (config.features.socials) void loadSocialLogin()
         return state()

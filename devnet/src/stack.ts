@@ -1,0 +1,17 @@
+/** The local stack of DESIGN.md §3: one place for every port and URL, each overridable by env. */
+const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
+
+export const ports = {
+  demo: port('DOORWAY_DEMO_PORT', 5173),
+  frame: port('DOORWAY_FRAME_PORT', 5174),
+  secure: port('DOORWAY_SECURE_PORT', 5175),
+}
+
+export const urls = {
+  demo: `http://localhost:${ports.demo}/`,
+  frame: `http://127.0.0.1:${ports.frame}/`,
+  secure: `http://127.0.0.1:${ports.secure}/`,
+}
+
+/** What the builds bake in: the SDK's default frame URL and the frame's secure-site URL (spec §9). */
+export const buildEnv = { DOORWAY_FRAME_URL: urls.frame, DOORWAY_SECURE_URL: urls.secure }

@@ -1,0 +1,84 @@
+/**
+ * Shared fixtures: every test aborts and counts requests to non-loopback hosts and asserts none were
+ * made; console output (from every frame, cross-origin ones included) is collected for assertions.
+ */
+import { test as base, expect, type ConsoleMessage, type Locator, type Page } from '@playwright/test'
+
+export const frameOrigin = 'http://127.0.0.1:5174'
+export const secureOrigin = 'http://127.0.0.1:5175'
+export const hostOrigin = 'http://localhost:5173'
+
+type Fixtures = { loopbackOnly: { requests: string[] }; logs: string[] }
+
+export const test = base.extend<Fixtures>({
+  loopbackOnly: [
+    async ({ context }, use) => {
+      const requests: string[] = []
+      await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) => {
+        requests.push(route.request().url())
+        return route.abort()
+      })
+      await use({ requests })
+      expect(requests, 'requests to non-loopback hosts').toEqual([])
+    },
+    { auto: true },
+  ],
+  logs: [
+    async ({ page }, use) => {
+      const logs: string[] = []
+      const record = (message: ConsoleMessage) => logs.push(`${message.type()} ${message.text()}`)
+      page.on('console', record)
+      await use(logs)
+      expect(logs.filter((l) => l.includes('Content Security Policy')), 'CSP violations').toEqual([])
+    },
+    { auto: true },
+  ],
+})
+
+export { expect }
+
+/** The modal's frame as a person meets it: by its title. */
+export function modalFrame(page: Page) {
+  return page.frameLocator('iframe[title="Doorway wallet"]').first()
+}
+
+/** Loads the demo and waits until the frame-app holds its config (the modal is preloaded, hidden). */
+export async function ready(page: Page, search = '') {
+  await page.goto(`/${search}`)
+  await expect(modalFrame(page).locator('.backdrop')).toBeAttached()
+}
+
+/** Calls the demo's `window.modal` as the dapp would. */
+export function dapp<T>(page: Page, fn: (modal: DemoModal) => T | Promise<T>) {
+  return page.evaluate(`(${fn.toString()})(window.modal)`) as Promise<T>
+}
+export type DemoModal = {
+  open(options?: { view?: string }): Promise<{ status: string }>
+  close(): Promise<void>
+  getState(): { open: boolean; view: string; loading: boolean }
+}
+
+/** The demo's visible event log. */
+export function eventLog(page: Page) {
+  return page.getByRole('list', { name: 'Event log' })
+}
+
+/**
+ * Focus inside the cross-origin frame: the host's active element is the modal's iframe and the
+ * frame's active element is `locator`. (toBeFocused also asks document.hasFocus(), which headless
+ * Chromium answers unreliably for out-of-process frames.)
+ */
+export async function expectFocusInFrame(page: Page, locator: Locator) {
+  await expect
+    .poll(async () => {
+      const hostFocusOnFrame = await page.evaluate(() => document.activeElement?.tagName === 'IFRAME')
+      const active = await locator.evaluate((el) => el === el.ownerDocument.activeElement).catch(() => false)
+      return hostFocusOnFrame && active
+    })
+    .toBe(true)
+}
+
+/** Opens a view as the dapp would, without waiting for open() to settle. */
+export async function openView(page: Page, view: string) {
+  await page.evaluate((v) => void (window as unknown as { modal: DemoModal }).modal.open({ view: v }), view)
+}
