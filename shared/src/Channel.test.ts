@@ -152,3 +152,105 @@ describe('create: hostile messages are ignored and logged, never acted on', () =
     expect(calls).toHaveBeenCalledWith('x')
   })
 })
+
+/** A window stand-in: an EventTarget with a parent whose postMessage is recorded. */
+function fakeWindow() {
+  const parent = { postMessage: vi.fn() }
+  const win = Object.assign(new EventTarget(), { parent, location: { ancestorOrigins: [] }, document: { referrer: '' } })
+  return { win: win as unknown as Window, parent }
+}
+function deliver(target: EventTarget, init: { data: unknown; origin: string; source: unknown; ports?: MessagePort[] }) {
+  target.dispatchEvent(Object.assign(new Event('message'), { ports: [], ...init }))
+}
+const connect = { type: 'doorway:connect', version: 1 }
+const ready = { type: 'doorway:ready', version: 1 }
+
+describe('accept', () => {
+  const parentOrigin = 'https://dapp.example'
+  test('behavior: posts ready to the exact parent origin, never "*"', () => {
+    const { win, parent } = fakeWindow()
+    void Channel.accept({ parentOrigin, log: { warn() {}, debug() {} }, window: win })
+    expect(parent.postMessage).toHaveBeenCalledWith(ready, parentOrigin)
+  })
+
+  test.each<[string, Partial<{ data: unknown; origin: string; wrongSource: boolean; ports: number }>]>([
+    ['a foreign origin from the parent window', { origin: 'https://evil.example' }],
+    ['the right origin from another window', { wrongSource: true }],
+    ['a wrong protocol version', { data: { ...connect, version: 2 } }],
+    ['no port', { ports: 0 }],
+    ['two ports', { ports: 2 }],
+    ['extra fields', { data: { ...connect, port: 'x' } }],
+  ])('error: refuses %s', async (_, bad) => {
+    const { win, parent } = fakeWindow()
+    const log = { warn: vi.fn(), debug: vi.fn() }
+    const accepted = vi.fn()
+    void Channel.accept({ parentOrigin, log, window: win }).then(accepted)
+    const ports = Array.from({ length: bad.ports ?? 1 }, () => new MessageChannel().port1)
+    deliver(win, { data: bad.data ?? connect, origin: bad.origin ?? parentOrigin, source: bad.wrongSource ? {} : parent, ports })
+    expect(log.warn).toHaveBeenCalledOnce()
+    // The good message afterwards still works: the refusal did not act on anything.
+    const good = new MessageChannel().port1
+    deliver(win, { data: connect, origin: parentOrigin, source: parent, ports: [good] })
+    await vi.waitFor(() => expect(accepted.mock.calls[0]?.[0]).toBe(good))
+  })
+
+  test('error: a second connect after the first is refused', async () => {
+    const { win, parent } = fakeWindow()
+    const log = { warn: vi.fn(), debug: vi.fn() }
+    const first = new MessageChannel().port1
+    const accepted = Channel.accept({ parentOrigin, log, window: win })
+    deliver(win, { data: connect, origin: parentOrigin, source: parent, ports: [first] })
+    deliver(win, { data: connect, origin: parentOrigin, source: parent, ports: [new MessageChannel().port1] })
+    await expect(accepted).resolves.toBe(first)
+    expect(log.warn).toHaveBeenCalledOnce()
+  })
+})
+
+describe('offer', () => {
+  const origin = 'https://frame.example'
+  function setup() {
+    const win = new EventTarget() as unknown as Window
+    const child = { postMessage: vi.fn() }
+    const iframe = { contentWindow: child } as unknown as HTMLIFrameElement
+    const log = { warn: vi.fn(), debug: vi.fn() }
+    const controller = new AbortController()
+    const offered = Channel.offer({ iframe, origin, log, signal: controller.signal, window: win })
+    return { win, child, log, offered, controller }
+  }
+
+  test('behavior: answers the frame\'s ready with one port, posted to the frame origin', async () => {
+    const { win, child, offered } = setup()
+    deliver(win, { data: ready, origin, source: child })
+    const port = await offered
+    expect(port).toBeInstanceOf(MessagePort)
+    expect(child.postMessage).toHaveBeenCalledWith(connect, origin, [expect.any(MessagePort)])
+  })
+
+  test.each<[string, { origin?: string; wrongSource?: boolean; data?: unknown }]>([
+    ['a ready from a foreign origin', { origin: 'https://evil.example' }],
+    ['a ready from the frame origin but another window', { wrongSource: true }],
+    ['a malformed message from the frame', { data: { type: 'doorway:ready' } }],
+  ])('error: ignores %s and logs it', (_, bad) => {
+    const { win, child, log } = setup()
+    deliver(win, { data: bad.data ?? ready, origin: bad.origin ?? origin, source: bad.wrongSource ? {} : child })
+    expect(child.postMessage).not.toHaveBeenCalled()
+    expect(log.warn).toHaveBeenCalledOnce()
+  })
+
+  test('error: a second ready after the handshake is logged, not answered', async () => {
+    const { win, child, log, offered } = setup()
+    deliver(win, { data: ready, origin, source: child })
+    await offered
+    deliver(win, { data: ready, origin, source: child })
+    expect(child.postMessage).toHaveBeenCalledOnce()
+    expect(log.warn).toHaveBeenCalledWith('ignored message from frame', ready)
+  })
+
+  test('behavior: aborting stops listening and rejects', async () => {
+    const { win, child, offered, controller } = setup()
+    controller.abort(new Error('destroyed'))
+    await expect(offered).rejects.toThrow('destroyed')
+    deliver(win, { data: ready, origin, source: child })
+    expect(child.postMessage).not.toHaveBeenCalled()
+  })
+})
