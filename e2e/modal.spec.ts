@@ -1,4 +1,4 @@
-import { dapp, eventLog, expect, expectFocusInFrame, frameOrigin, modalFrame, openView, ready, test } from './fixtures.js'
+import { dapp, type DemoModal, eventLog, expect, expectFocusInFrame, frameOrigin, modalFrame, openView, ready, test } from './fixtures.js'
 
 test.describe('opening and closing', () => {
   test('behavior: opens in a cross-site frame as a named, focused dialog', async ({ page }) => {
@@ -137,5 +137,60 @@ test.describe('keyboard only', () => {
     await expect(frame.getByRole('dialog', { name: 'All Wallets' })).toBeVisible()
     await page.keyboard.press('Escape')
     await expect(page.getByRole('button', { name: 'Connect Wallet' }))
+  })
+})
+
+test.describe('SDK lifecycle', () => {
+  const anvil = { id: 31337, name: 'Anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 } }
+  type Sdk = { createModal(options: object): DemoModal & { element: HTMLElement; destroy(): void; subscribe(e: string, cb: (d: unknown) => void): () => void } }
+
+  test('behavior: unsubscribe stops events; a throwing subscriber does not stop the others', async ({ page }) => {
+    await ready(page)
+    const counts = await page.evaluate(async () => {
+      const modal = (window as unknown as { modal: DemoModal & { subscribe(e: string, cb: () => void): () => void } }).modal
+      let kept = 0
+      let dropped = 0
+      modal.subscribe('close', () => {
+        throw new Error('dapp bug')
+      })
+      modal.subscribe('close', () => kept++)
+      const unsubscribe = modal.subscribe('close', () => dropped++)
+      for (let i = 0; i < 2; i++) {
+        const opened = modal.open()
+        await modal.close()
+        await opened
+        unsubscribe()
+      }
+      return { kept, dropped }
+    })
+    expect(counts).toEqual({ kept: 2, dropped: 1 })
+  })
+
+  test('behavior: destroy() removes the modal and settles a pending open()', async ({ page }) => {
+    await ready(page)
+    const result = await page.evaluate(async (network) => {
+      const sdk = (window as unknown as { Doorway: Sdk }).Doorway
+      const modal = sdk.createModal({ projectId: 'p', networks: [network] })
+      const frames = document.querySelectorAll('iframe').length
+      const opened = modal.open()
+      modal.destroy()
+      return { before: frames, after: document.querySelectorAll('iframe').length, opened: await opened, inDom: modal.element.isConnected }
+    }, anvil)
+    expect(result).toEqual({ before: 2, after: 1, opened: { status: 'closed' }, inDom: false })
+    await expect(page.getByRole('dialog', { name: 'Wallet connection' })).toBeHidden()
+  })
+
+  test('behavior: disableAppend leaves placement to the dapp', async ({ page }) => {
+    await ready(page)
+    const appended = await page.evaluate((network) => {
+      const sdk = (window as unknown as { Doorway: Sdk }).Doorway
+      const modal = sdk.createModal({ projectId: 'p', networks: [network], disableAppend: true })
+      const before = modal.element.isConnected
+      document.querySelector('main')!.append(modal.element)
+      void modal.open({ view: 'Networks' })
+      return before
+    }, anvil)
+    expect(appended).toBe(false)
+    await expect(page.locator('main').frameLocator('iframe').getByRole('dialog', { name: 'Choose Network' })).toBeVisible()
   })
 })

@@ -45,8 +45,15 @@ export function createModal(options: ModalOptions): Modal {
   let opener: Element | null = null
   let overflow = ''
   const listeners = new Map<keyof Events, Set<(data: never) => void>>()
+  // One dapp callback that throws must not stop the others or the channel.
   const emit = <E extends keyof Events>(event: E, data: Events[E]) =>
-    listeners.get(event)?.forEach((cb) => cb(data as never))
+    listeners.get(event)?.forEach((cb) => {
+      try {
+        cb(data as never)
+      } catch (error) {
+        log.error(error)
+      }
+    })
 
   const lifetime = new AbortController()
   const loadTimer = new AbortController()
