@@ -5,7 +5,7 @@ export default defineConfig({
   plugins: [react()],
   define: { __DOORWAY_SECURE_URL__: JSON.stringify('http://127.0.0.1:5175/') },
   test: {
-    include: ['{shared,sdk,frame-app,secure-site,api,devnet}/src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
+    include: ['{shared,sdk,frame-app,secure-site,api,devnet}/src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'examples/*/src/**/*.test.{ts,tsx}'],
     environment: 'node',
     restoreMocks: true,
   },

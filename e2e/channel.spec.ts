@@ -15,11 +15,11 @@ async function foreignWindow(page: Page) {
   return popup
 }
 
-test('error: a handshake from a foreign origin is ignored by the host and logged', async ({ page, logs }) => {
+test('error: a handshake from a foreign origin is ignored by the host and logged (debug level)', async ({ page, logs }) => {
   await ready(page)
   const popup = await foreignWindow(page)
   await popup.evaluate((target) => window.opener.postMessage({ type: 'doorway:ready', version: 1 }, target), hostOrigin)
-  await expect.poll(() => logs).toContainEqual(`warning [doorway:sdk] ignored handshake from ${secureOrigin}`)
+  await expect.poll(() => logs).toContainEqual(`debug [doorway:sdk] ignored message from ${secureOrigin}`)
 
   // Never acted on: the real channel still works.
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
@@ -48,7 +48,7 @@ test('error: a connect from a foreign origin gets no channel to the frame', asyn
     port1.postMessage({ id: 'a'.repeat(32), type: 'APPLY', path: ['open'], argumentList: [{ type: 'RAW', value: {} }] })
   }, frameOrigin)
   // The frame logs when it refuses the connect; a frame that accepted would have logged nothing.
-  await expect.poll(() => logs).toContainEqual(expect.stringMatching(new RegExp(`^warning \\[doorway:frame\\] ignored message from ${secureOrigin}`)))
+  await expect.poll(() => logs).toContainEqual(expect.stringMatching(new RegExp(`^debug \\[doorway:frame\\] ignored message from ${secureOrigin}`)))
   const answered = await popup.evaluate(() => (window as unknown as { replies: unknown[] }).replies)
   expect(answered).toEqual([])
   expect(await dapp(page, (modal) => modal.getState().open)).toBe(false)

@@ -15,3 +15,12 @@ export const urls = {
 
 /** What the builds bake in: the SDK's default frame URL and the frame's secure-site URL (spec §9). */
 export const buildEnv = { DOORWAY_FRAME_URL: urls.frame, DOORWAY_SECURE_URL: urls.secure }
+
+// The two anvil chains (spec DESIGN.md §3); DOORWAY_ANVIL_PORTS="8545,8546" moves them.
+const anvilPorts = (process.env.DOORWAY_ANVIL_PORTS ?? '8545,8546').split(',').map(Number)
+
+/** The local EVM chains: chain id, port and the RPC URL wallets and dapps use. */
+export const chains = [31337, 31338].map((id, i) => {
+  const port = anvilPorts[i] ?? 8545 + i
+  return { id, port, rpcUrl: `http://127.0.0.1:${port}` }
+})

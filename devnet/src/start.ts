@@ -1,26 +1,30 @@
 /**
- * `npm start`: build the SDK, frame-app and secure-site for the local stack, then serve every origin
- * of DESIGN.md §3 that exists so far. Ctrl+C stops everything.
+ * `npm start`: build the SDK, frame-app, secure-site and dev wallet for the local stack, start the anvil
+ * chains, then serve every origin of DESIGN.md §3 that exists so far. Ctrl+C stops everything.
  */
 import { execFileSync } from 'node:child_process'
 import type { Server } from 'node:http'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { buildEnv, ports, urls } from './stack.js'
+import * as Anvil from './anvil.js'
+import { buildEnv, chains, ports, urls } from './stack.js'
 import { serve } from './static.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
 const at = (path: string) => join(root, path)
 
 if (!process.argv.includes('--no-build')) {
-  console.log('Building the SDK, frame-app and secure-site…')
-  for (const workspace of ['sdk', 'frame-app', 'secure-site'])
+  console.log('Building the SDK, frame-app, secure-site and dev wallet…')
+  for (const workspace of ['sdk', 'frame-app', 'secure-site', 'examples'])
     execFileSync('npm', ['run', 'build', '--silent', '-w', workspace], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, ...buildEnv },
     })
 }
+
+// Before the servers: a page that loads must find its chains answering.
+const anvil = await Anvil.start()
 
 const frameOrigin = new URL(urls.frame).origin
 const secureOrigin = new URL(urls.secure).origin
@@ -35,9 +39,13 @@ const demo: serve.Options = {
   hosts: ['127.0.0.1', '::1'],
   mounts: [
     { prefix: '/sdk/', dir: at('sdk/dist') },
+    // The dev wallet plays a browser extension on the demo page (examples/dev-wallet).
+    { prefix: '/dev-wallet/', dir: at('examples/dev-wallet/dist') },
     { prefix: '/', dir: at('examples/demo') },
   ],
-  headers: { 'content-security-policy': csp({ 'frame-src': frameOrigin }) },
+  // The SDK needs only frame-src. connect-src is for the dev wallet, which plays an extension but
+  // runs in the page, so the page's CSP applies to its RPC calls (a real extension's would not).
+  headers: { 'content-security-policy': csp({ 'frame-src': frameOrigin, 'connect-src': `'self' ${chains.map((c) => new URL(c.rpcUrl).origin).join(' ')}` }) },
 }
 
 const servers: Server[] = (
@@ -60,7 +68,11 @@ const servers: Server[] = (
       mounts: [{ prefix: '/', dir: at('secure-site/dist') }],
       headers: { 'content-security-policy': csp({ 'frame-ancestors': '*' }) },
     }),
-  ])
+  ]).catch(async (error) => {
+    // a port taken by another app: do not leave the chains we started running behind us
+    await anvil.stop()
+    throw error
+  })
 ).flat()
 
 console.log(`
@@ -68,10 +80,12 @@ Doorway local stack is up.
   Demo:        ${urls.demo}
   Frame-app:   ${urls.frame}
   Secure-site: ${urls.secure}
+  Chains:      ${chains.map((c) => `${c.id} ${c.rpcUrl}`).join(', ')}${anvil.reused ? ' (reusing running anvil)' : ''}
 Open the demo and press "Connect Wallet". Ctrl+C stops everything.`)
 
-const stop = () => {
+const stop = async () => {
   for (const server of servers) server.close()
+  await anvil.stop()
   process.exit(0)
 }
 process.on('SIGINT', stop)

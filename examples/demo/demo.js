@@ -37,7 +37,51 @@ function record(name, data) {
   item.textContent = `${name} ${JSON.stringify(data)}`
   log.append(item)
 }
-for (const event of ['open', 'close']) modal.subscribe(event, (data) => record(event, data))
+for (const event of ['open', 'close', 'connect', 'disconnect', 'accountChanged', 'chainChanged'])
+  modal.subscribe(event, (data) => record(event, data))
+
+// The dapp's side: what it reads through modal.getProvider(), a standard EIP-1193 provider.
+const provider = modal.getProvider()
+const show = (id, text) => (document.getElementById(id).textContent = text)
+const sendButton = document.getElementById('send')
+
+async function refresh() {
+  const { status, address, chainId } = modal.getState()
+  show('status', status)
+  show('address', address ?? '—')
+  show('chain', chainId ?? '—')
+  sendButton.disabled = status !== 'connected'
+  if (status !== 'connected') return show('balance', '—')
+  try {
+    const wei = BigInt(await provider.request({ method: 'eth_getBalance', params: [address, 'latest'] }))
+    show('balance', `${formatEther(wei)} ETH`)
+  } catch (error) {
+    show('balance', `unavailable (${error.message})`)
+  }
+}
+modal.subscribe('state', refresh)
+provider.on('chainChanged', refresh)
+
+function formatEther(wei) {
+  const digits = wei.toString().padStart(19, '0')
+  return `${digits.slice(0, -18)}.${digits.slice(-18, -12)}`
+}
+
+sendButton.addEventListener('click', async () => {
+  const { address } = modal.getState()
+  show('send-result', 'Waiting for the wallet…')
+  try {
+    const hash = await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ from: address, to: address, value: '0x38d7ea4c68000' }], // 0.001 ETH
+    })
+    show('send-result', `Sent: ${hash}`)
+    record('sent', { hash })
+    await refresh()
+  } catch (error) {
+    show('send-result', `Not sent: ${error.message} (code ${error.code})`)
+  }
+})
 
 document.getElementById('connect').addEventListener('click', async () => {
   try {

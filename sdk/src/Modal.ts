@@ -9,16 +9,20 @@ import * as Logger from '@doorway/shared/Logger'
 import { sdk as text } from '@doorway/shared/Messages'
 import * as Protocol from '@doorway/shared/Protocol'
 import * as Options from './internal/options.js'
+import * as Provider from './internal/provider.js'
+import * as Wallets from './internal/wallets.js'
 import type { Events, Modal, OpenResult, Options as ModalOptions, State } from './types.js'
 
 declare const __DOORWAY_FRAME_URL__: string
 declare const __DOORWAY_VERSION__: string
 
 const loadTimeoutMs = 15_000
+// Wallet prompts and modal flows wait on a person; they still end.
+const personTimeoutMs = 300_000
 const fill = 'position:fixed;inset:0;width:100%;height:100%;max-width:none;max-height:none;margin:0;padding:0;border:0;background:transparent;overflow:hidden'
 
 export function createModal(options: ModalOptions): Modal {
-  const log = Logger.create({ scope: 'sdk' })
+  const log = Logger.console_('sdk')
   const config = Options.resolve(options, __DOORWAY_VERSION__)
   const frameUrl = new URL(options.frameUrl ?? __DOORWAY_FRAME_URL__)
   const embedded = options.embedded
@@ -32,18 +36,19 @@ export function createModal(options: ModalOptions): Modal {
   iframe.referrerPolicy = 'origin'
   iframe.style.cssText = embedded ? 'width:100%;height:100%;border:0;display:block' : fill
   const dialog = document.createElement('dialog')
-  dialog.setAttribute('aria-label', text.dialogLabel)
+  dialog.ariaLabel = text.dialogLabel
   dialog.style.cssText = fill
   dialog.append(iframe)
   const element = embedded ? iframe : dialog
   if (embedded) embedded.append(iframe)
   else if (!options.disableAppend) document.body.append(dialog)
 
-  let state: State = { open: !!embedded, view: 'Connect', loading: false }
+  let state: State = { open: !!embedded, view: 'Connect', loading: false, status: 'disconnected' }
   let settle: { resolve(result: OpenResult): void; reject(error: unknown): void } | undefined
   let pendingOpen: Promise<OpenResult> | undefined
   let opener: Element | null = null
   let overflow = ''
+  const page = document.documentElement.style
   const listeners = new Map<keyof Events, Set<(data: never) => void>>()
   // One dapp callback that throws must not stop the others or the channel.
   const emit = <E extends keyof Events>(event: E, data: Events[E]) =>
@@ -56,26 +61,61 @@ export function createModal(options: ModalOptions): Modal {
     })
 
   const lifetime = new AbortController()
-  const loadTimer = new AbortController()
-  setTimeout(() => loadTimer.abort(Errors.frameUnavailable()), loadTimeoutMs)
-  const ready = Channel.offer({ iframe, origin: frameUrl.origin, log, signal: lifetime.signal })
-    .then((port) => {
-      const channel = Channel.create({
-        port,
-        log,
-        local: Protocol.hostApi,
-        remote: Protocol.frameApi,
-        handlers: { event: onFrameEvent },
-        expose: Channel.respond,
-      })
-      lifetime.signal.addEventListener('abort', () => channel.close())
-      return channel.call('init', config).then(setState, (e) => Promise.reject(e)).then(() => channel)
+  const wallets = Wallets.discover({
+    log,
+    onChange: (list) => void ready.then((channel) => channel.call('wallets', { wallets: list })).catch(log.warn),
+    onEvent: (event) => void ready.then((channel) => channel.call('walletEvent', event)).catch(log.warn),
+  })
+  let loadTimer: ReturnType<typeof setTimeout>
+  const handshake = Channel.offer({ iframe, origin: frameUrl.origin, log, signal: lifetime.signal }).then((port) => {
+    clearTimeout(loadTimer)
+    const channel = Channel.create<Protocol.HostApi, Protocol.FrameApi>({
+      port,
+      log,
+      accepts: Protocol.hostParams,
+      expects: Protocol.frameResults,
+      expose: Channel.respond,
+      handlers: {
+        event: onFrameEvent,
+        walletRequest: ({ uuid, request }) => wallets.request(uuid, request),
+      },
     })
-  ready.catch((error) => log.error(error))
+    lifetime.signal.addEventListener('abort', () => {
+      channel.close()
+      wallets.stop()
+    })
+    return channel.call('init', { config, wallets: wallets.list() }).then(setState).then(() => channel)
+  })
+  // The frame either answers in time or every open() and request fails with a clear error.
+  const ready = Promise.race([
+    handshake,
+    new Promise<never>((_, reject) => (loadTimer = setTimeout(reject, loadTimeoutMs, Errors.frameUnavailable()))),
+  ])
+  ready.catch(log.error)
+
+  const provider = Provider.create((request) =>
+    ready.then((channel) => channel.call('request', request, { timeoutMs: personTimeoutMs })),
+  )
+  const hex = (chainId: string) => `0x${Number(chainId.split(':')[1]).toString(16)}`
 
   function onFrameEvent(event: Protocol.FrameEvent) {
-    if (event.type === 'state') setState(event.state)
-    else finishClose(event.result)
+    const { type } = event
+    if (type === 'state') setState(event.state)
+    else if (type === 'close') finishClose(event.result)
+    else if (type === 'result') settleOpen(event.result)
+    else if (type === 'show') show()
+    else if (type === 'connect' || type === 'accountChanged') {
+      emit(type, event.account)
+      provider.emit('accountsChanged', [event.account.address])
+      if (type === 'connect') provider.emit('connect', { chainId: hex(event.account.chainId) })
+    } else if (type === 'chainChanged') {
+      emit(type, { chainId: event.chainId })
+      provider.emit('chainChanged', hex(event.chainId))
+    } else {
+      emit('disconnect', {})
+      provider.emit('accountsChanged', [])
+      provider.emit('disconnect', Errors.disconnected())
+    }
     return null
   }
 
@@ -84,28 +124,37 @@ export function createModal(options: ModalOptions): Modal {
     emit('state', state)
   }
 
-  function whenReady() {
-    return Promise.race([
-      ready,
-      new Promise<never>((_, reject) => {
-        if (loadTimer.signal.aborted) reject(loadTimer.signal.reason)
-        loadTimer.signal.addEventListener('abort', () => reject(loadTimer.signal.reason))
-      }),
-    ])
+  /** Shows the dialog, once per opening; returns the promise open() settles with. */
+  function show() {
+    if (!pendingOpen) {
+      if (!embedded) {
+        opener = document.activeElement
+        overflow = page.overflow
+        page.overflow = 'hidden'
+        dialog.showModal()
+        iframe.focus()
+      }
+      pendingOpen = new Promise<OpenResult>((resolve, reject) => (settle = { resolve, reject }))
+    }
+    return pendingOpen
+  }
+
+  function settleOpen(result: OpenResult, error?: unknown) {
+    if (error) settle?.reject(error)
+    else settle?.resolve(result)
+    settle = undefined
   }
 
   function finishClose(result: OpenResult, error?: unknown) {
     if (!pendingOpen) return
     if (dialog.open) {
       dialog.close()
-      document.documentElement.style.overflow = overflow
-      if (opener instanceof HTMLElement || opener instanceof SVGElement) opener.focus()
+      page.overflow = overflow
+      ;(opener as HTMLElement | null)?.focus?.()
     }
     opener = null
     pendingOpen = undefined
-    if (error) settle?.reject(error)
-    else settle?.resolve(result)
-    settle = undefined
+    settleOpen(result, error)
     emit('close', result)
   }
 
@@ -118,18 +167,8 @@ export function createModal(options: ModalOptions): Modal {
   const modal: Modal = {
     element,
     open(openOptions = {}) {
-      if (!pendingOpen) {
-        if (!embedded) {
-          opener = document.activeElement
-          overflow = document.documentElement.style.overflow
-          document.documentElement.style.overflow = 'hidden'
-          dialog.showModal()
-          iframe.focus()
-        }
-        pendingOpen = new Promise<OpenResult>((resolve, reject) => (settle = { resolve, reject }))
-      }
-      const result = pendingOpen
-      whenReady()
+      const result = show()
+      ready
         .then((channel) => channel.call('open', { view: openOptions.view }))
         .then((next) => {
           setState(next)
@@ -144,9 +183,10 @@ export function createModal(options: ModalOptions): Modal {
     async close() {
       if (!pendingOpen) return
       finishClose({ status: 'closed' })
-      await whenReady().then((channel) => channel.call('close', {})).then(setState, (e) => log.warn(e))
+      await ready.then((channel) => channel.call('close', {})).then(setState, log.warn)
     },
     getState: () => ({ ...state }),
+    getProvider: () => provider,
     subscribe(event, callback) {
       const set = listeners.get(event) ?? new Set()
       listeners.set(event, set)

@@ -53,12 +53,24 @@ export type Events = {
   open: { view: Protocol.ViewName }
   close: OpenResult
   state: State
+  connect: Protocol.Account
+  accountChanged: Protocol.Account
+  chainChanged: { chainId: Protocol.Account['chainId'] }
+  disconnect: Record<string, never>
+}
+
+/** An EIP-1193 provider backed by the connected wallet, through the frame. */
+export type Provider = {
+  request(args: { method: string; params?: readonly unknown[] | object }): Promise<unknown>
+  on(event: 'accountsChanged' | 'chainChanged' | 'connect' | 'disconnect' | (string & {}), listener: (data: any) => void): Provider
+  removeListener(event: string, listener: (data: any) => void): Provider
 }
 
 export type Modal = {
   open(options?: { view?: Protocol.OpenableView }): Promise<OpenResult>
   close(): Promise<void>
   getState(): State
+  getProvider(): Provider
   subscribe<E extends keyof Events>(event: E, callback: (data: Events[E]) => void): () => void
   destroy(): void
   /** The element the SDK created: the dialog, or the iframe in embedded mode. */

@@ -16,11 +16,11 @@ const parentOrigin = Channel.parentOrigin()
 if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
   Channel.accept({ parentOrigin, log })
     .then((port) =>
-      Channel.create({
+      Channel.create<Protocol.SecureApi, Protocol.SecureClientApi>({
         port,
         log,
-        local: Protocol.secureApi,
-        remote: Protocol.secureClientApi,
+        accepts: Protocol.secureParams,
+        expects: Protocol.secureClientResults,
         expose,
         handlers: { status: () => ({ version: Protocol.version, origin: location.origin }) },
       }),

@@ -22,18 +22,21 @@ import type * as Logger from './Logger.js'
 import * as Protocol from './Protocol.js'
 import * as S from './Schema.js'
 
-export type Method = { params: S.Schema<any>; result: S.Schema<any> }
-export type Definition = Record<string, Method>
-export type Handlers<D extends Definition> = {
-  [K in keyof D]: (params: S.Infer<D[K]['params']>) => S.Infer<D[K]['result']> | Promise<S.Infer<D[K]['result']>>
+export type Table = Record<string, S.Schema<any>>
+/** An API as its two tables: params (checked by the side that serves) and results (by callers). */
+export type Api = { params: Table; results: Table }
+export type Handlers<A extends Api> = {
+  [K in keyof A['params']]: (
+    params: S.Infer<A['params'][K]>,
+  ) => S.Infer<A['results'][K]> | Promise<S.Infer<A['results'][K]>>
 }
 type Log = Pick<Logger.Logger, 'warn' | 'debug'>
 
 export const defaultTimeoutMs = 10_000
 
-type Api = Record<string, (params: unknown) => Promise<unknown>>
+type Dispatch = Record<string, (params: unknown) => Promise<unknown>>
 /** Dispatches admitted calls to `api` and posts replies on `endpoint`: comlink's `expose` fits. */
-export type Expose = (api: Api, endpoint: Endpoint) => void
+export type Expose = (api: Dispatch, endpoint: Endpoint) => void
 
 /** A dispatcher for already-admitted calls (see `create`) in comlink's wire format. */
 export const respond: Expose = (api, endpoint) =>
@@ -56,10 +59,8 @@ export function offer(options: offer.Options): Promise<MessagePort> {
     let connected = false
     const onMessage = (event: MessageEvent) => {
       const fromChild = event.source === iframe.contentWindow && event.source !== null
-      if (!fromChild || event.origin !== origin) {
-        if (isReady(event.data) || isConnect(event.data)) log.warn('ignored handshake from', event.origin)
-        return
-      }
+      // A host page hears every script's messages: those not from our frame are logged quietly.
+      if (!fromChild || event.origin !== origin) return log.debug('ignored message from', event.origin)
       if (connected || !isReady(event.data)) return log.warn('ignored message from frame', event.data)
       connected = true
       const { port1, port2 } = new MessageChannel()
@@ -86,13 +87,11 @@ export function accept(options: accept.Options): Promise<MessagePort> {
   return new Promise((resolve) => {
     let connected = false
     win.addEventListener('message', (event: MessageEvent) => {
-      const valid =
-        !connected &&
-        event.source === win.parent &&
-        event.origin === parentOrigin &&
-        isConnect(event.data) &&
-        event.ports.length === 1
-      if (!valid) return log.warn('ignored message from', event.origin || 'unknown origin', event.data)
+      const from = event.origin || 'unknown origin'
+      // Other windows (a nested frame of ours, anyone else) are logged quietly; the parent loudly.
+      if (event.source !== win.parent) return log.debug('ignored message from', from, event.data)
+      const valid = !connected && event.origin === parentOrigin && isConnect(event.data) && event.ports.length === 1
+      if (!valid) return log.warn('ignored message from', from, event.data)
       connected = true
       resolve(event.ports[0]!)
     })
@@ -114,37 +113,40 @@ export function parentOrigin(win: Window = window): string | undefined {
   }
 }
 
-export type Channel<Remote extends Definition> = {
-  call<K extends keyof Remote & string>(
+export type Channel<Remote extends Api> = {
+  call<K extends keyof Remote['params'] & string>(
     method: K,
-    params: S.Infer<Remote[K]['params']>,
+    params: S.Infer<Remote['params'][K]>,
     options?: { timeoutMs?: number; signal?: AbortSignal },
-  ): Promise<S.Infer<Remote[K]['result']>>
+  ): Promise<S.Infer<Remote['results'][K]>>
   /** Rejects every pending call with `error` (e.g. 4001 when the modal closes). */
   cancelAll(error: Errors.DoorwayError): void
   close(): void
 }
 
-/** Serve `handlers` (checked against `local`) and call `remote` over one MessagePort. */
-export function create<Local extends Definition, Remote extends Definition>(options: {
+/**
+ * Serve `handlers`, admitting only calls whose params pass `accepts`, and call the other side,
+ * admitting only replies that pass `expects`. Senders do not re-check: the receiver is the boundary.
+ */
+export function create<Local extends Api, Remote extends Api>(options: {
   port: MessagePort
-  local: Local
+  accepts: Local['params']
   handlers: Handlers<Local>
-  remote: Remote
+  expects: Remote['results']
   log: Log
   expose: Expose
   timeoutMs?: number
 }): Channel<Remote> {
-  const { port, local, handlers, remote, log, expose, timeoutMs = defaultTimeoutMs } = options
+  const { port, accepts, handlers, expects, log, expose, timeoutMs = defaultTimeoutMs } = options
   const pending = new Map<string, { method: string; resolve(v: unknown): void; reject(e: unknown): void }>()
   let dispatch: ((event: MessageEvent) => void) | undefined
 
   // Every handler answers with an envelope so typed errors (with codes) cross intact and no stack does.
-  const api = Object.create(null) as Api
-  for (const method of Object.keys(local))
+  const api = Object.create(null) as Dispatch
+  for (const method of Object.keys(accepts))
     api[method] = async (params) => {
       try {
-        return { ok: true, value: await handlers[method]!(params as never) }
+        return { ok: true, value: await (handlers[method] as (p: unknown) => unknown)(params) }
       } catch (error) {
         return { ok: false, error: Errors.serialize(error) }
       }
@@ -162,9 +164,9 @@ export function create<Local extends Definition, Remote extends Definition>(opti
     const path = data.path
     const args = data.argumentList
     if (!Ids.isId(data.id) || !Array.isArray(path) || path.length !== 1 || typeof path[0] !== 'string') return false
-    if (!Object.hasOwn(local, path[0]) || !Array.isArray(args) || args.length !== 1) return false
+    if (!Object.hasOwn(accepts, path[0]) || !Array.isArray(args) || args.length !== 1) return false
     const [arg] = args
-    return S.isPlainObject(arg) && arg.type === 'RAW' && local[path[0]]!.params(arg.value)
+    return S.isPlainObject(arg) && arg.type === 'RAW' && accepts[path[0]]!(arg.value)
   }
 
   const onMessage = (event: MessageEvent) => {
@@ -178,7 +180,7 @@ export function create<Local extends Definition, Remote extends Definition>(opti
     if (!entry) return log.warn('ignored reply', data.id)
     pending.delete(data.id as string)
     const envelope = data.type === 'RAW' && S.isPlainObject(data.value) ? data.value : undefined
-    if (envelope?.ok === true && remote[entry.method]!.result(envelope.value)) return entry.resolve(envelope.value)
+    if (envelope?.ok === true && expects[entry.method]!(envelope.value)) return entry.resolve(envelope.value)
     if (envelope?.ok === false) return entry.reject(Errors.deserialize(envelope.error))
     log.warn('malformed reply to', entry.method)
     entry.reject(Errors.deserialize(undefined))
@@ -189,7 +191,6 @@ export function create<Local extends Definition, Remote extends Definition>(opti
   return {
     call(method, params, callOptions = {}) {
       const { signal, timeoutMs: ms = timeoutMs } = callOptions
-      if (!remote[method]!.params(params)) return Promise.reject(new Errors.DoorwayError(`Invalid params for ${method}`))
       const id = Ids.random()
       return new Promise((resolve, reject) => {
         const settle = (fn: () => void) => {

@@ -52,7 +52,7 @@ export class CaipError extends DoorwayError {
   readonly input: unknown
 
   constructor(kind: 'chainId' | 'accountId', input: unknown) {
-    super(kind === 'chainId' ? Messages.core.invalidChainId : Messages.core.invalidAccountId, {
+    super(kind === 'chainId' ? Messages.invalidChainId : Messages.invalidAccountId, {
       code: kind === 'chainId' ? codes.invalidChainId : codes.default,
     })
     this.input = input
@@ -61,81 +61,96 @@ export class CaipError extends DoorwayError {
 
 type ProviderCode = Exclude<Code, typeof codes.default>
 
-const providerMessages: Record<ProviderCode, string> = {
-  [codes.userRejected]: Messages.core.userRejected,
-  [codes.unauthorized]: Messages.core.unauthorized,
-  [codes.unsupportedMethod]: Messages.core.unsupportedMethod,
-  [codes.disconnected]: Messages.core.disconnected,
-  [codes.chainDisconnected]: Messages.core.chainDisconnected,
-  [codes.unrecognizedChain]: Messages.core.unrecognizedChain,
-  [codes.invalidChainId]: Messages.core.invalidChainId,
+const providerCodes: readonly number[] = [4001, 4100, 4200, 4900, 4901, 4902, 32603] satisfies ProviderCode[]
+
+/** The error class for a code: ProviderRpcError for provider codes, else DoorwayError keeping the code. */
+function make(code: number, message: string): DoorwayError {
+  return new (providerCodes.includes(code) ? ProviderRpcError : DoorwayError)(message, { code })
 }
 
 /**
- * The error for a code: a ProviderRpcError with the standard text for provider codes, otherwise a
- * DoorwayError that keeps the code (wallets send their own) with 'Something went wrong' as default text.
+ * The error for a code, with the standard text when no message is given (an empty message is as
+ * useless as none). Wallets send codes of their own: those keep their code with 'Something went wrong'.
  */
 export function fromCode(code: number, message?: string): DoorwayError {
-  if (Object.hasOwn(providerMessages, code)) return provider(code as ProviderCode, message)
-  return new DoorwayError(message || Messages.core.somethingWentWrong, { code })
+  const standard: Record<number, string> = {
+    [codes.userRejected]: Messages.userRejected,
+    [codes.unauthorized]: Messages.unauthorized,
+    [codes.unsupportedMethod]: Messages.unsupportedMethod,
+    [codes.disconnected]: Messages.disconnected,
+    [codes.chainDisconnected]: Messages.chainDisconnected,
+    [codes.unrecognizedChain]: Messages.unrecognizedChain,
+    [codes.invalidChainId]: Messages.invalidChainId,
+  }
+  return make(code, message || standard[code] || Messages.somethingWentWrong)
 }
 
-// an empty message is as useless as none, so both get the standard text
-function provider(code: ProviderCode, message: string | undefined): ProviderRpcError {
-  return new ProviderRpcError(message || providerMessages[code], { code })
+// Each factory names only its own text, so a bundle carries only the texts it raises.
+function provider(code: ProviderCode, message: string): ProviderRpcError {
+  return new ProviderRpcError(message, { code })
 }
 
 export function userRejected(message?: string): ProviderRpcError {
-  return provider(codes.userRejected, message)
+  return provider(codes.userRejected, message || Messages.userRejected)
 }
 
 export function unauthorized(message?: string): ProviderRpcError {
-  return provider(codes.unauthorized, message)
+  return provider(codes.unauthorized, message || Messages.unauthorized)
 }
 
 export function unsupportedMethod(message?: string): ProviderRpcError {
-  return provider(codes.unsupportedMethod, message)
+  return provider(codes.unsupportedMethod, message || Messages.unsupportedMethod)
 }
 
 export function disconnected(message?: string): ProviderRpcError {
-  return provider(codes.disconnected, message)
+  return provider(codes.disconnected, message || Messages.disconnected)
 }
 
 export function chainDisconnected(message?: string): ProviderRpcError {
-  return provider(codes.chainDisconnected, message)
+  return provider(codes.chainDisconnected, message || Messages.chainDisconnected)
 }
 
 export function unrecognizedChain(message?: string): ProviderRpcError {
-  return provider(codes.unrecognizedChain, message)
+  return provider(codes.unrecognizedChain, message || Messages.unrecognizedChain)
 }
 
 export function siweAndSiwx(): ConfigError {
-  return new ConfigError(Messages.core.siweConfigAndSiwx) // spec §5
+  return new ConfigError(Messages.siweConfigAndSiwx) // spec §5
 }
 
 export function invalidOption(option: string): ConfigError {
-  return new ConfigError(Messages.format(Messages.core.invalidOption, { option }))
+  return new ConfigError(Messages.format(Messages.invalidOption, { option }))
 }
 
 export function aborted(): DoorwayError {
-  return new DoorwayError(Messages.core.requestAborted) // spec §8
+  return new DoorwayError(Messages.requestAborted) // spec §8
 }
 
 /** spec §7: embedded-wallet requests time out */
 export function timedOut(): DoorwayError {
-  return new DoorwayError(Messages.core.requestTimedOut)
+  return new DoorwayError(Messages.requestTimedOut)
+}
+
+/** A request naming a wallet uuid the host never announced (DESIGN.md §4). */
+export function unknownWallet(): ProviderRpcError {
+  return provider(codes.unauthorized, Messages.unknownWallet)
+}
+
+/** spec §4 EVM network switch: neither switching nor adding worked. */
+export function chainNotSupported(cause?: unknown): DoorwayError {
+  return new DoorwayError(Messages.errors.chainNotSupported, { code: codes.unrecognizedChain, cause })
 }
 
 export function notInitialized(): DoorwayError {
-  return new DoorwayError(Messages.core.notInitialized)
+  return new DoorwayError(Messages.errors.notInitialized)
 }
 
 export function featureOff(view: string, feature: string): ConfigError {
-  return new ConfigError(Messages.format(Messages.core.featureOff, { view, feature }))
+  return new ConfigError(Messages.format(Messages.errors.featureOff, { view, feature }))
 }
 
 export function frameUnavailable(): DoorwayError {
-  return new DoorwayError(Messages.core.frameUnavailable)
+  return new DoorwayError(Messages.frameUnavailable)
 }
 
 export type Serialized = { code: number; message: string }
@@ -155,7 +170,7 @@ export function deserialize(x: unknown): DoorwayError {
   if (typeof x === 'object' && x !== null) {
     const { code, message } = x as { code?: unknown; message?: unknown }
     if (typeof code === 'number' && Number.isInteger(code) && typeof message === 'string')
-      return fromCode(code, message)
+      return make(code, message || Messages.somethingWentWrong)
   }
-  return fromCode(codes.default)
+  return make(codes.default, Messages.somethingWentWrong)
 }

@@ -112,3 +112,17 @@ describe('formatHistoryMonth', () => {
     expect(Format.formatHistoryMonth(new Date(Number.NaN), now)).toBe('—')
   })
 })
+
+describe('formatUnits', () => {
+  test.each<[bigint, number, string]>([
+    [10n ** 18n, 18, '1'],
+    [1n, 18, '0.000000000000000001'],
+    [1234567890000000000000n, 18, '1234.56789'],
+    [0n, 18, '0'],
+    [-15n, 1, '-1.5'],
+    [42n, 0, '42'],
+    [10000n * 10n ** 18n, 18, '10000'],
+  ])('behavior: %s with %i decimals is %s', (value, decimals, expected) => {
+    expect(Format.formatUnits(value, decimals)).toBe(expected)
+  })
+})

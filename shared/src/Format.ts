@@ -72,3 +72,12 @@ export function formatHistoryMonth(date: Date, now: Date, locale: string = Const
   const sameYear = date.getFullYear() === now.getFullYear()
   return dateFormat(locale, sameYear ? { month: 'long' } : { month: 'long', year: 'numeric' }).format(date)
 }
+
+/** A token amount in base units as a decimal string, exactly (no float rounding): 10n ** 18n → '1'. */
+export function formatUnits(value: bigint, decimals: number): string {
+  const negative = value < 0n
+  const digits = (negative ? -value : value).toString().padStart(decimals + 1, '0')
+  const whole = digits.slice(0, digits.length - decimals)
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '')
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`
+}

@@ -61,3 +61,13 @@ function stringify(value: unknown): string {
     return String(value)
   }
 }
+
+/**
+ * Console only, no buffer: for the host SDK, which must stay under 6 KB. The spec's buffered log
+ * (§9) is the modal's, kept by `create` in the frame.
+ */
+export function console_(scope: string, sink: Sink = console): Pick<Logger, Level> {
+  const prefix = `[doorway:${scope}]`
+  const levels = ['debug', 'info', 'warn', 'error'] as const
+  return Object.fromEntries(levels.map((level) => [level, (...args: unknown[]) => sink[level](prefix, ...args)])) as Pick<Logger, Level>
+}

@@ -5,26 +5,44 @@
 // spec §5, §8 and the EIP-1193 standard texts
 // The errors the host SDK and the channel can raise: their own section so the 6 KB SDK bundles only
 // these (spec §5, §8 and EIP-1193 texts among them), not the whole catalogue.
+export const somethingWentWrong = 'Something went wrong'
+export const requestAborted = 'Request was aborted'
+export const invalidAccountId = 'Invalid CAIP-10 address'
+export const invalidChainId = 'Invalid CAIP-2 network id'
+export const siweConfigAndSiwx = 'Cannot set both `siweConfig` and `siwx` options'
+export const requestTimedOut = 'Request timed out'
+export const frameUnavailable = 'Unable to load the wallet modal'
+export const invalidOption = 'Invalid option `{option}`'
+export const unknownWallet = 'This wallet was not announced to this page'
+export const userRejected = 'User rejected the request.'
+export const unauthorized = 'The requested method and/or account has not been authorized by the user.'
+export const unsupportedMethod = 'The requested method is not supported by this Ethereum provider.'
+export const disconnected = 'The provider is disconnected from all chains.'
+export const chainDisconnected = 'The provider is disconnected from the specified chain.'
+export const unrecognizedChain = 'Unrecognized chain ID.'
+
+/** The same texts as one section, for the frame and tests. */
 export const core = {
-  somethingWentWrong: 'Something went wrong',
-  requestAborted: 'Request was aborted',
-  invalidAccountId: 'Invalid CAIP-10 address',
-  invalidChainId: 'Invalid CAIP-2 network id',
-  siweConfigAndSiwx: 'Cannot set both `siweConfig` and `siwx` options',
-  requestTimedOut: 'Request timed out',
-  frameUnavailable: 'Unable to load the wallet modal',
-  invalidOption: 'Invalid option `{option}`',
-  notInitialized: 'The wallet modal is not initialised yet',
-  featureOff: 'The {view} view needs features.{feature} to be on',
-  userRejected: 'User rejected the request.',
-  unauthorized: 'The requested method and/or account has not been authorized by the user.',
-  unsupportedMethod: 'The requested method is not supported by this Ethereum provider.',
-  disconnected: 'The provider is disconnected from all chains.',
-  chainDisconnected: 'The provider is disconnected from the specified chain.',
-  unrecognizedChain: 'Unrecognized chain ID.',
+  somethingWentWrong,
+  requestAborted,
+  invalidAccountId,
+  invalidChainId,
+  siweConfigAndSiwx,
+  requestTimedOut,
+  frameUnavailable,
+  invalidOption,
+  unknownWallet,
+  userRejected,
+  unauthorized,
+  unsupportedMethod,
+  disconnected,
+  chainDisconnected,
+  unrecognizedChain,
 } as const
 
 export const errors = {
+  featureOff: 'The {view} view needs features.{feature} to be on',
+  notInitialized: 'The wallet modal is not initialised yet',
   // spec §8 toasts and thrown errors
   tokenBalanceUnavailable: 'Token Balance Unavailable',
   transactionStarted: 'Transaction started',
@@ -126,7 +144,7 @@ export function format<template extends string>(
 export const sdk = {
   dialogLabel: 'Wallet connection',
   frameTitle: 'Doorway wallet',
-  projectIdMissing: 'createModal(): projectId is missing; the modal shows a configuration alert until it is set.',
+  projectIdMissing: 'createModal(): projectId is missing',
 } as const
 
 /** The frame-app's interface text. View titles double as the dialog's accessible name. */
@@ -157,10 +175,9 @@ export const ui = {
   },
   // Honest placeholders: what is not built yet says so, and shows no made-up data.
   later: {
-    wallets: 'Browser-extension and WalletConnect wallets are not available in this version yet.',
+    wallets: 'WalletConnect wallets are not available in this version yet.',
     allWallets: 'The wallet catalogue is not available in this version yet.',
     walletConnect: 'WalletConnect is not available in this version yet.',
-    external: 'Connecting browser-extension wallets is not available in this version yet.',
     approve: 'Approving embedded-wallet requests is not available in this version yet.',
     siwx: 'Sign-in with your wallet is not available in this version yet.',
     farcaster: 'Farcaster login is not available in this version yet.',
@@ -177,6 +194,15 @@ export const ui = {
   },
   connect: {
     or: 'or',
+    installed: 'Installed',
+    recent: 'Recent',
+    waiting: 'Continue in {wallet}',
+    waitingHint: 'Accept the connection request in your wallet.',
+    declined: 'Connection declined',
+    declinedHint: 'You declined the request in {wallet}. You can try again.',
+    failed: 'Connection failed',
+    retry: 'Try again',
+    walletMissing: 'This wallet is no longer available on this page.',
     email: 'Email',
     socials: 'Social login',
     wallets: 'Wallets',
@@ -202,6 +228,13 @@ export const ui = {
     error: 'Secure wallet frame: could not be reached',
   },
   account: {
+    copy: 'Copy address',
+    copied: 'Address copied',
+    copyFailed: 'Could not copy the address',
+    balance: 'Balance',
+    balanceUnavailable: 'Balance unavailable',
+    disconnect: 'Disconnect',
+    unsupportedNetwork: 'Unsupported network',
     notConnected: 'No wallet is connected.',
     connect: 'Connect a wallet',
     network: 'Network',
@@ -211,8 +244,9 @@ export const ui = {
     activity: 'Activity',
     historyOff: 'Transaction history is turned off for this app.',
   },
-  networks: { list: 'Networks', active: 'Active', testnet: 'Testnet' },
+  networks: { list: 'Networks', active: 'Active', testnet: 'Testnet', switching: 'Switching network' },
   unsupported: {
     message: "This app doesn't support your wallet's current network. Switch to a supported network to continue.",
+    switchTo: 'Switch to {network}',
   },
 } as const

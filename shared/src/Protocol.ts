@@ -122,41 +122,110 @@ export const configShape = {
 export const config = S.object(configShape)
 export type Config = S.Infer<typeof config>
 
+/** An EIP-6963 wallet as the host saw it: only this info crosses to the frame, never the provider. */
+export const walletInfo = S.object({
+  uuid: S.string({ pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i }),
+  name: S.string({ min: 1, max: 64 }),
+  // EIP-6963: an RFC-2397 data URI of an image; rendered only through <img>, so an SVG cannot run script.
+  icon: S.string({ max: 131_072, pattern: /^data:image\/(svg\+xml|png|jpeg|webp|gif)(;base64)?,/ }),
+  rdns: S.string({ min: 1, max: 128, pattern: /^[a-zA-Z0-9-]+(\.[a-zA-Z0-9-]+)+$/ }),
+  /** INJECTED for a legacy window.ethereum, ANNOUNCED for EIP-6963 (spec §3 connector types). */
+  type: S.literal('INJECTED', 'ANNOUNCED'),
+})
+export type WalletInfo = S.Infer<typeof walletInfo>
+
+/** EIP-1193 request arguments. Params are checked again by whoever executes them. */
+const rpcMethod = S.string({ min: 1, max: 64, pattern: /^[a-zA-Z][a-zA-Z0-9_]*$/ })
+export const rpcRequest = S.object({ method: rpcMethod, params: S.optional(S.union(S.array(S.unknown, 64), S.isPlainObject)) })
+export type RpcRequest = S.Infer<typeof rpcRequest>
+
+const address = S.string({ min: 1, max: 128 })
+export const account = S.object({ address, caipAddress: Caip.isAccountId, chainId: chainId })
+export type Account = S.Infer<typeof account>
+
 export const modalState = S.object({
   open: S.boolean,
   view: S.literal(...views),
   loading: S.boolean,
+  /** spec §4: connection status (of the active namespace). */
+  status: S.literal('connecting', 'connected', 'disconnected'),
+  address: S.optional(address),
+  caipAddress: S.optional(Caip.isAccountId),
+  chainId: S.optional(chainId),
 })
 export type ModalState = S.Infer<typeof modalState>
 
-/** What `open()` settles with. */
-export const openResult = S.object({ status: S.literal('closed') })
+/** What `open()` settles with: a connection made in that opening, or a close. */
+export const openResult = S.union(
+  S.object({ status: S.literal('closed') }),
+  S.object({ status: S.literal('connected'), address, caipAddress: Caip.isAccountId, chainId }),
+)
 export type OpenResult = S.Infer<typeof openResult>
 
 export const frameEvent = S.union(
   S.object({ type: S.literal('state'), state: modalState }),
+  /** The modal closed itself (Escape, close button, backdrop, going back at the root). */
   S.object({ type: S.literal('close'), result: openResult }),
+  /** Settle a pending open() without closing (e.g. connected). */
+  S.object({ type: S.literal('result'), result: openResult }),
+  /** The modal needs to be seen (e.g. the wallet moved to an unsupported chain). */
+  S.object({ type: S.literal('show') }),
+  S.object({ type: S.literal('connect'), account }),
+  S.object({ type: S.literal('disconnect') }),
+  S.object({ type: S.literal('accountChanged'), account }),
+  S.object({ type: S.literal('chainChanged'), chainId }),
 )
 export type FrameEvent = S.Infer<typeof frameEvent>
 
+/** Provider events forwarded from a host wallet to the frame. */
+export const walletEvent = S.union(
+  S.object({ uuid: S.string({ max: 64 }), event: S.literal('accountsChanged'), data: S.array(address, 64) }),
+  S.object({ uuid: S.string({ max: 64 }), event: S.literal('chainChanged'), data: S.string({ max: 80 }) }),
+  S.object({ uuid: S.string({ max: 64 }), event: S.literal('disconnect'), data: S.unknown }),
+)
+export type WalletEvent = S.Infer<typeof walletEvent>
+
 const nothing = S.literal(null)
 
+// Each API is two tables: the params a side checks on the calls it serves, and the results a caller
+// checks on replies. Kept apart so each side bundles only what it receives (the SDK has 6 KB).
+
 /** Exposed by the frame-app, called by the host SDK. */
-export const frameApi = {
-  init: { params: config, result: modalState },
-  open: { params: S.object({ view: S.optional(S.literal(...openableViews)) }), result: modalState },
-  close: { params: S.object({}), result: modalState },
+export const frameParams = {
+  init: S.object({ config, wallets: S.array(walletInfo, 64) }),
+  /** The host's wallet list changed (a late EIP-6963 announcement). */
+  wallets: S.object({ wallets: S.array(walletInfo, 64) }),
+  walletEvent,
+  /** The dapp's EIP-1193 request, routed by the frame to the connected connector. */
+  request: rpcRequest,
+  open: S.object({ view: S.optional(S.literal(...openableViews)) }),
+  close: S.object({}),
 }
+export const frameResults = {
+  init: modalState,
+  wallets: nothing,
+  walletEvent: nothing,
+  request: S.unknown,
+  open: modalState,
+  close: modalState,
+} satisfies Record<keyof typeof frameParams, unknown>
+export type FrameApi = { params: typeof frameParams; results: typeof frameResults }
 
 /** Exposed by the host SDK, called by the frame-app. */
-export const hostApi = {
-  event: { params: frameEvent, result: nothing },
+export const hostParams = {
+  event: frameEvent,
+  /** Run a request on a host wallet the host announced (by uuid); others are refused. */
+  walletRequest: S.object({ uuid: S.string({ max: 64 }), request: rpcRequest }),
 }
+export const hostResults = { event: nothing, walletRequest: S.unknown } satisfies Record<keyof typeof hostParams, unknown>
+export type HostApi = { params: typeof hostParams; results: typeof hostResults }
 
 /** Exposed by the secure-site, called by the frame-app. The embedded wallet comes later. */
-export const secureApi = {
-  status: { params: S.object({}), result: S.object({ version: S.literal(version), origin: S.url }) },
-}
+export const secureParams = { status: S.object({}) }
+export const secureResults = { status: S.object({ version: S.literal(version), origin: S.url }) }
+export type SecureApi = { params: typeof secureParams; results: typeof secureResults }
 
 /** The frame-app exposes nothing to the secure-site yet. */
-export const secureClientApi = {}
+export const secureClientParams = {}
+export const secureClientResults = {}
+export type SecureClientApi = { params: typeof secureClientParams; results: typeof secureClientResults }

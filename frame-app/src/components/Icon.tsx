@@ -5,6 +5,8 @@ const paths = {
   check: 'M5 12l5 5 9-11',
   alert: 'M12 7v6m0 4h.01',
   chevron: 'M9 5l7 7-7 7',
+  wallet: 'M4 7h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H4zM4 7V6a2 2 0 0 1 2-2h10M16 13h.01',
+  copy: 'M9 9h10v10H9zM5 15V5h10',
 } as const
 
 export function Icon({ name }: { name: keyof typeof paths }) {

@@ -1,20 +1,24 @@
 /**
  * The frame's side of the host channel (DESIGN.md §4): pin the host origin, accept its port, expose
- * the flat frame API and report state and closes back to the host.
+ * the flat frame API, and wire the effects that report back to the host.
  */
 import * as Channel from '@doorway/shared/Channel'
-import { expose } from 'comlink'
 import * as Errors from '@doorway/shared/Errors'
 import type * as Logger from '@doorway/shared/Logger'
 import { alerts } from '@doorway/shared/Messages'
 import * as Protocol from '@doorway/shared/Protocol'
+import { expose } from 'comlink'
 import type { createStore } from 'jotai'
 import { flushSync } from 'react-dom'
 import { raiseAlertAtom } from '../state/alerts.js'
 import { configAtom, hostOriginAtom } from '../state/config.js'
-import { closeListenerAtom, closeModalAtom, modalStateAtom, openModalAtom } from '../state/modal.js'
+import { chainIdAtom, restoreAtom, walletEventAtom } from '../state/connection.js'
+import { hostAtom, notifyAtom } from '../state/host.js'
+import { checkChainAtom, closeModalAtom, modalStateAtom, openModalAtom } from '../state/modal.js'
+import { hostWalletsAtom } from '../state/wallets.js'
 import { loadEmailLogin, loadSocialLogin } from '../views/Connect/Connect.js'
 import { featureOf } from '../views/View.js'
+import * as Requests from './requests.js'
 
 type Store = ReturnType<typeof createStore>
 
@@ -24,23 +28,35 @@ export async function connect(options: { store: Store; log: Logger.Logger; paren
   store.set(hostOriginAtom, parentOrigin)
   const state = () => store.get(modalStateAtom)
 
-  const host = Channel.create({
+  const host = Channel.create<Protocol.FrameApi, Protocol.HostApi>({
     port,
     log,
-    local: Protocol.frameApi,
-    remote: Protocol.hostApi,
+    accepts: Protocol.frameParams,
+    expects: Protocol.hostResults,
     expose,
     handlers: {
-      init(config) {
+      init({ config, wallets }) {
         store.set(configAtom, config)
+        store.set(hostWalletsAtom, wallets)
         // spec §8: a missing project id raises the configuration alert.
         if (!config.projectId) store.set(raiseAlertAtom, { key: 'projectIdNotConfigured', ...alerts.projectIdNotConfigured })
         // spec §1: embedded mode renders in place, open from the start.
         if (config.embedded) store.set(openModalAtom)
         if (config.features.email) void loadEmailLogin()
         if (config.features.socials) void loadSocialLogin()
+        void store.set(restoreAtom)
         return state()
       },
+      wallets({ wallets }) {
+        store.set(hostWalletsAtom, wallets)
+        void store.set(restoreAtom)
+        return null
+      },
+      walletEvent(event) {
+        store.set(walletEventAtom, event)
+        return null
+      },
+      request: Requests.create(store),
       open({ view }) {
         const feature = view && featureOf(view)
         const config = store.get(configAtom)
@@ -57,13 +73,8 @@ export async function connect(options: { store: Store; log: Logger.Logger; paren
       },
     },
   })
-
-  function notifyClose(result: Protocol.OpenResult) {
-    host.call('event', { type: 'close', result }).catch((error) => log.warn(error))
-  }
-  store.set(closeListenerAtom, { listener: notifyClose })
-  store.sub(modalStateAtom, () => {
-    host.call('event', { type: 'state', state: state() }).catch((error) => log.warn(error))
-  })
+  store.set(hostAtom, { host, warn: log.warn })
+  store.sub(modalStateAtom, () => store.set(notifyAtom, { type: 'state', state: state() }))
+  store.sub(chainIdAtom, () => store.set(checkChainAtom))
   return host
 }

@@ -24,7 +24,14 @@ export function SecureFrame() {
     setStatus({ state: 'loading' })
     Channel.offer({ iframe, origin: secureUrl.origin, log, signal: lifetime.signal })
       .then((port) => {
-        const secure = Channel.create({ port, log, local: Protocol.secureClientApi, handlers: {}, remote: Protocol.secureApi, expose })
+        const secure = Channel.create<Protocol.SecureClientApi, Protocol.SecureApi>({
+          port,
+          log,
+          accepts: Protocol.secureClientParams,
+          handlers: {},
+          expects: Protocol.secureResults,
+          expose,
+        })
         lifetime.signal.addEventListener('abort', () => secure.close())
         return secure.call('status', {})
       })

@@ -2,9 +2,9 @@ import type * as Protocol from '@doorway/shared/Protocol'
 import { createStore } from 'jotai'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { configAtom } from './config.js'
+import { hostAtom } from './host.js'
 import { statusAtom } from './connection.js'
 import {
-  closeListenerAtom,
   closeModalAtom,
   goBackAtom,
   modalStateAtom,
@@ -21,16 +21,18 @@ afterEach(() => vi.useRealTimers())
 function setup(config: Partial<Protocol.Config> = {}) {
   const store = createStore()
   store.set(configAtom, { basic: false, embedded: false, ...config } as Protocol.Config)
-  const closed = vi.fn()
-  store.set(closeListenerAtom, { listener: closed })
-  return { store, closed }
+  const call = vi.fn((..._args: unknown[]) => Promise.resolve(null))
+  store.set(hostAtom, { host: { call } as never, warn: vi.fn() })
+  // What the host was told about closes.
+  const closes = () => call.mock.calls.filter(([, event]) => (event as { type: string }).type === 'close')
+  return { store, closes }
 }
 
 describe('openModalAtom', () => {
   test('behavior: opens on Connect when disconnected', () => {
     const { store } = setup()
     store.set(openModalAtom)
-    expect(store.get(modalStateAtom)).toEqual({ open: true, view: 'Connect', loading: false })
+    expect(store.get(modalStateAtom)).toEqual({ open: true, view: 'Connect', loading: false, status: 'disconnected' })
   })
   test('behavior: opens on Account when connected', () => {
     const { store } = setup()
@@ -49,19 +51,19 @@ describe('openModalAtom', () => {
 
 describe('goBackAtom', () => {
   test('behavior: pops to the previous view and stays open', () => {
-    const { store, closed } = setup()
+    const { store, closes } = setup()
     store.set(openModalAtom)
     store.set(pushAtom, { view: 'AllWallets' })
     store.set(goBackAtom)
     expect(store.get(modalStateAtom)).toMatchObject({ open: true, view: 'Connect' })
-    expect(closed).not.toHaveBeenCalled()
+    expect(closes()).toEqual([])
   })
   test('behavior: closes at the root and tells the host', () => {
-    const { store, closed } = setup()
+    const { store, closes } = setup()
     store.set(openModalAtom)
     store.set(goBackAtom)
     expect(store.get(openAtom)).toBe(false)
-    expect(closed).toHaveBeenCalledWith({ status: 'closed' })
+    expect(closes()).toEqual([['event', { type: 'close', result: { status: 'closed' } }]])
   })
   test('behavior: closes when the history holds UnsupportedChain', () => {
     const { store } = setup()
@@ -77,14 +79,14 @@ describe('closeModalAtom', () => {
     [false, 'Connect'],
     [true, 'Account'],
   ] as const)('behavior: embedded, connected=%s, stays open and resets to %s', (connected, view) => {
-    const { store, closed } = setup({ embedded: true })
+    const { store, closes } = setup({ embedded: true })
     if (connected) store.set(statusAtom, { eip155: 'connected' })
     store.set(openModalAtom, { view: 'Networks' })
     store.set(pushAtom, { view: 'AllWallets' })
     store.set(closeModalAtom)
     expect(store.get(historyAtom)).toEqual([{ view }])
     expect(store.get(openAtom)).toBe(true)
-    expect(closed).toHaveBeenCalledOnce()
+    expect(closes()).toHaveLength(1)
   })
 })
 

@@ -3,24 +3,26 @@ import * as Constants from '@doorway/shared/Constants'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { atom } from 'jotai'
 import { configAtom, mobileAtom } from './config.js'
-import { connectedAtom } from './connection.js'
+import { accountAtom, activeStatusAtom, chainIdAtom, connectedAtom, toProtocol } from './connection.js'
+import { notifyAtom } from './host.js'
 import * as History from './history.js'
-import { popAtom, resetAtom, routeAtom } from './router.js'
+import { historyAtom, popAtom, pushAtom, resetAtom, routeAtom } from './router.js'
 import type { Route } from './routes.js'
 
 export const openAtom = atom(false)
 export const loadingAtom = atom(false)
 export const shakeAtom = atom(false)
 
-/** Told when the modal closes itself (Escape, close button, backdrop, going back at the root). */
-export type CloseListener = (result: Protocol.OpenResult) => void
-export const closeListenerAtom = atom<{ listener: CloseListener | null }>({ listener: null })
-
-export const modalStateAtom = atom<Protocol.ModalState>((get) => ({
-  open: get(openAtom),
-  view: get(routeAtom).view,
-  loading: get(loadingAtom),
-}))
+export const modalStateAtom = atom<Protocol.ModalState>((get) => {
+  const account = get(accountAtom)
+  return {
+    open: get(openAtom),
+    view: get(routeAtom).view,
+    loading: get(loadingAtom),
+    status: get(activeStatusAtom),
+    ...(account && toProtocol(account)),
+  }
+})
 
 export const openModalAtom = atom(null, (get, set, view?: Route) => {
   const config = get(configAtom)
@@ -38,7 +40,8 @@ export const closeModalAtom = atom(null, (get, set, options?: { silent?: boolean
   set(loadingAtom, false)
   if (get(configAtom)?.embedded) set(resetAtom, History.embeddedHome(get(connectedAtom)))
   else set(openAtom, false)
-  if (!options?.silent) get(closeListenerAtom).listener?.({ status: 'closed' })
+  // The modal closed itself (Escape, close button, backdrop, going back at the root): tell the host.
+  if (!options?.silent) set(notifyAtom, { type: 'close', result: { status: 'closed' } })
 })
 
 /** The header's back action: pops, or closes when spec §2 says going back closes. */
@@ -54,4 +57,22 @@ export const shakeModalAtom = atom(null, (get, set) => {
   clearTimeout(timer.id)
   set(shakeAtom, true)
   timer.id = setTimeout(() => set(shakeAtom, false), Constants.shakeMs)
+})
+
+/**
+ * The wallet's chain against the dapp's networks: an unconfigured chain shows UnsupportedChain unless
+ * allowUnsupportedChain (spec §4); a supported one again closes it. Run whenever the chain changes.
+ */
+export const checkChainAtom = atom(null, (get, set) => {
+  const config = get(configAtom)
+  const chainId = get(chainIdAtom)
+  if (!config || !chainId) return
+  const supported = config.allowUnsupportedChain || config.networks.some((n) => n.caipNetworkId === chainId)
+  const showing = get(historyAtom).some((r) => r.view === 'UnsupportedChain')
+  if (supported) return showing && set(closeModalAtom)
+  if (showing) return
+  if (get(openAtom)) return set(pushAtom, { view: 'UnsupportedChain' })
+  set(resetAtom, { view: 'UnsupportedChain' })
+  set(openAtom, true)
+  set(notifyAtom, { type: 'show' })
 })

@@ -10,7 +10,9 @@ import { Placeholder } from '../components/Placeholder.js'
 import type { Route, RouteOf } from '../state/routes.js'
 import { Account } from './Account/Account.js'
 import { Connect } from './Connect/Connect.js'
+import { ConnectingExternal } from './ConnectingExternal/ConnectingExternal.js'
 import { Networks } from './Networks/Networks.js'
+import { UnsupportedChain } from './UnsupportedChain/UnsupportedChain.js'
 
 type Definition<V extends Route['view']> = {
   component: ComponentType<{ route: RouteOf<V> }>
@@ -22,16 +24,16 @@ const later = (text: string) => () => <Placeholder>{text}</Placeholder>
 export const views: { [V in Route['view']]: Definition<V> } = {
   Connect: { component: Connect },
   Account: { component: Account },
-  Networks: { component: Networks },
+  Networks: { component: () => <Networks /> },
   AllWallets: { component: later(ui.later.allWallets) },
   ConnectingWalletConnectBasic: { component: later(ui.later.walletConnect) },
   ConnectingWalletConnect: { component: later(ui.later.walletConnect) },
-  ConnectingExternal: { component: later(ui.later.external) },
+  ConnectingExternal: { component: ConnectingExternal },
   ApproveTransaction: { component: later(ui.later.approve) },
   SIWXSignMessage: { component: later(ui.later.siwx) },
   ConnectingSiwe: { component: later(ui.later.siwx) },
   ConnectingFarcaster: { component: later(ui.later.farcaster) },
-  UnsupportedChain: { component: later(ui.unsupported.message) },
+  UnsupportedChain: { component: UnsupportedChain },
   RegisterAccountName: { component: later(ui.later.names) },
   RegisterAccountNameSuccess: { component: ({ route }) => <Placeholder>{`${ui.later.names} (${route.name})`}</Placeholder> },
   Send: { component: lazy(() => import('./Send/Send.js')), feature: 'send' },

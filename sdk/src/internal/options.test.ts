@@ -84,6 +84,10 @@ describe('resolve', () => {
     `)
   })
 
+  test('behavior: an option given as undefined takes its default', () => {
+    expect(resolve({ themeMode: undefined, enableNetworkSwitch: undefined })).toMatchObject({ themeMode: 'dark', enableNetworkSwitch: true })
+  })
+
   test('behavior: features merge over the defaults', () => {
     expect(resolve({ features: { email: false, history: true } }).features).toMatchObject({ email: false, history: true, swaps: true })
   })

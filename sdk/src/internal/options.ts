@@ -10,34 +10,41 @@ export function resolve(options: Options, sdkVersion: string): Protocol.Config {
   if (!S.isPlainObject(options)) throw Errors.invalidOption('options')
   // spec §5: siweConfig and siwx are mutually exclusive.
   if (options.siweConfig && options.siwx) throw Errors.siweAndSiwx()
-  const config: Record<string, unknown> = {
+  const merged: Record<string, unknown> = {
+    ...options,
     projectId: options.projectId || undefined,
-    sdkType: options.sdkType ?? 'appkit',
     sdkVersion: options.sdkVersion ?? sdkVersion,
     networks: Array.isArray(options.networks) ? options.networks.map(network) : options.networks,
     defaultNetwork: options.defaultNetwork && network(options.defaultNetwork).caipNetworkId,
     features: S.isPlainObject(options.features) ? { ...Constants.defaultFeatures, ...options.features } : options.features ?? Constants.defaultFeatures,
-    metadata: options.metadata,
-    themeMode: options.themeMode ?? 'dark',
     accent: options.themeVariables?.accent,
-    termsConditionsUrl: options.termsConditionsUrl,
-    privacyPolicyUrl: options.privacyPolicyUrl,
-    includeWalletIds: options.includeWalletIds ?? [],
-    excludeWalletIds: options.excludeWalletIds ?? [],
-    featuredWalletIds: options.featuredWalletIds ?? [],
-    customWallets: options.customWallets ?? [],
-    tokens: options.tokens ?? {},
-    defaultAccountTypes: options.defaultAccountTypes ?? {},
-    enableNetworkSwitch: options.enableNetworkSwitch ?? true,
-    allowUnsupportedChain: options.allowUnsupportedChain ?? false,
-    basic: options.basic ?? false,
     embedded: !!options.embedded,
     siwx: !!(options.siwx || options.siweConfig),
   }
-  for (const [key, check] of Object.entries(Protocol.configShape))
-    if (!check(config[key])) throw Errors.invalidOption(key)
+  // Only the keys of the schema cross to the frame, each checked: a bad one is named in the error.
+  const config: Record<string, unknown> = {}
+  for (const [key, check] of Object.entries(Protocol.configShape)) {
+    // An option given as undefined takes its default, as if it were left out.
+    const value = merged[key] ?? defaults[key as keyof typeof defaults]
+    if (!check(value)) throw Errors.invalidOption(key)
+    config[key] = value
+  }
   if (!(config.networks as unknown[]).length) throw Errors.invalidOption('networks')
   return config as Protocol.Config
+}
+
+const defaults = {
+  sdkType: 'appkit',
+  themeMode: 'dark',
+  includeWalletIds: [],
+  excludeWalletIds: [],
+  featuredWalletIds: [],
+  customWallets: [],
+  tokens: {},
+  defaultAccountTypes: {},
+  enableNetworkSwitch: true,
+  allowUnsupportedChain: false,
+  basic: false,
 }
 
 /** Accepts viem-style chain objects and CAIP ready ones alike. */

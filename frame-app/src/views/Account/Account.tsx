@@ -1,27 +1,37 @@
+import * as Address from '@doorway/shared/Address'
 import { ui } from '@doorway/shared/Messages'
 import { useAtomValue, useSetAtom } from 'jotai'
+import { loadable } from 'jotai/utils'
 import { lazy, Suspense, useState } from 'react'
+import { IconButton } from '../../components/IconButton.js'
 import { Placeholder } from '../../components/Placeholder.js'
 import { Tabs } from '../../components/Tabs.js'
+import { WalletIcon } from '../../components/WalletIcon.js'
+import { nativeBalanceAtom } from '../../state/balance.js'
 import { configAtom } from '../../state/config.js'
-import { connectedAtom } from '../../state/connection.js'
+import { accountAtom, disconnectAtom } from '../../state/connection.js'
+import { closeModalAtom } from '../../state/modal.js'
 import { activeNetworkAtom } from '../../state/network.js'
 import { pushAtom } from '../../state/router.js'
+import { showToastAtom } from '../../state/toasts.js'
 
 // A lazy chunk: loaded only when features.history is on (spec §1).
 const Activity = lazy(() => import('./Activity.js'))
+const balanceAtom = loadable(nativeBalanceAtom)
 
 type TabKey = 'tokens' | 'nfts' | 'activity'
 
 export function Account() {
   const config = useAtomValue(configAtom)!
-  const connected = useAtomValue(connectedAtom)
+  const account = useAtomValue(accountAtom)
   const network = useAtomValue(activeNetworkAtom)
   const push = useSetAtom(pushAtom)
   const [tab, setTab] = useState<TabKey>('tokens')
   return (
     <div className="stack">
-      {!connected && (
+      {account ? (
+        <Identity address={account.address} imageUrl={account.connector.imageUrl} />
+      ) : (
         <>
           <Placeholder>{ui.account.notConnected}</Placeholder>
           <button type="button" className="primary-button" onClick={() => push({ view: 'Connect' })}>
@@ -32,7 +42,7 @@ export function Account() {
       {config.enableNetworkSwitch && (
         <button type="button" className="list-button" onClick={() => push({ view: 'Networks' })}>
           <span>{ui.account.network}</span>
-          <span className="muted">{network?.name}</span>
+          <span className="muted">{network?.name ?? ui.account.unsupportedNetwork}</span>
         </button>
       )}
       <Tabs<TabKey>
@@ -56,6 +66,48 @@ export function Account() {
           },
         ]}
       />
+      {account && <Disconnect />}
     </div>
+  )
+}
+
+/** Address (truncated, with copy) and native balance. Name and avatar come with the api, not faked. */
+function Identity({ address, imageUrl }: { address: string; imageUrl?: string | undefined }) {
+  const balance = useAtomValue(balanceAtom)
+  const toast = useSetAtom(showToastAtom)
+  const copy = () =>
+    navigator.clipboard.writeText(address).then(
+      () => toast({ variant: 'success', message: ui.account.copied }),
+      () => toast({ variant: 'error', message: ui.account.copyFailed }),
+    )
+  const text = balance.state === 'hasData' && balance.data.state === 'ready' ? balance.data.formatted : undefined
+  return (
+    <div className="identity">
+      <WalletIcon src={imageUrl} size={56} />
+      <div className="identity-address">
+        <span title={address}>{Address.truncate(address)}</span>
+        <IconButton label={ui.account.copy} icon="copy" onClick={copy} />
+      </div>
+      <p className="balance" aria-label={ui.account.balance}>
+        {balance.state === 'loading' ? <span className="spinner" aria-hidden="true" /> : (text ?? ui.account.balanceUnavailable)}
+      </p>
+    </div>
+  )
+}
+
+function Disconnect() {
+  const disconnect = useSetAtom(disconnectAtom)
+  const close = useSetAtom(closeModalAtom)
+  return (
+    <button
+      type="button"
+      className="list-button"
+      onClick={() => {
+        void disconnect()
+        close()
+      }}
+    >
+      {ui.account.disconnect}
+    </button>
   )
 }

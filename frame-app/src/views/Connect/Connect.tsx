@@ -5,6 +5,7 @@ import { Fragment, lazy, Suspense, useState } from 'react'
 import { Placeholder } from '../../components/Placeholder.js'
 import { configAtom } from '../../state/config.js'
 import { pushAtom } from '../../state/router.js'
+import { InstalledWallets } from './InstalledWallets.js'
 
 // Optional interface parts (spec §1): fetched only when their feature is on, warmed at init.
 export const loadEmailLogin = () => import('./EmailLogin.js')
@@ -52,6 +53,7 @@ function Wallets({ collapsed }: { collapsed: boolean }) {
     )
   return (
     <section className="stack" aria-label={ui.connect.wallets}>
+      <InstalledWallets />
       <Placeholder>{ui.later.wallets}</Placeholder>
       <button type="button" className="list-button" onClick={() => push({ view: 'AllWallets' })}>
         {ui.views.AllWallets}

@@ -1,37 +1,62 @@
+import type * as Protocol from '@doorway/shared/Protocol'
 import { ui } from '@doorway/shared/Messages'
-import { useAtom, useAtomValue, useSetAtom } from 'jotai'
+import { useAtomValue, useSetAtom } from 'jotai'
+import { useState } from 'react'
 import { configAtom } from '../../state/config.js'
 import { goBackAtom } from '../../state/modal.js'
-import { activeNetworkAtom } from '../../state/network.js'
+import { activeNetworkAtom, switchNetworkAtom } from '../../state/network.js'
+import { showToastAtom } from '../../state/toasts.js'
 
-/** The configured networks with the active one marked. Switching a connected wallet comes with connectors. */
-export function Networks() {
+/** The configured networks with the active one marked; picking one switches the wallet (spec §4). */
+export function Networks({ onSwitched }: { onSwitched?: () => void }) {
   const config = useAtomValue(configAtom)!
-  const [active, setActive] = useAtom(activeNetworkAtom)
+  const active = useAtomValue(activeNetworkAtom)
+  const switchNetwork = useSetAtom(switchNetworkAtom)
   const goBack = useSetAtom(goBackAtom)
+  const toast = useSetAtom(showToastAtom)
+  const [pending, setPending] = useState<string>()
+  const [error, setError] = useState<string>()
+
+  const pick = (network: Protocol.Network) => {
+    setPending(network.caipNetworkId)
+    setError(undefined)
+    switchNetwork(network).then(
+      () => (onSwitched ?? goBack)(),
+      (e: Error) => {
+        setError(e.message)
+        toast({ variant: 'error', message: e.message })
+      },
+    ).finally(() => setPending(undefined))
+  }
+
   return (
-    <ul className="list" aria-label={ui.networks.list}>
-      {config.networks.map((network) => {
-        const current = network.caipNetworkId === active?.caipNetworkId
-        return (
-          <li key={network.caipNetworkId}>
-            <button
-              type="button"
-              className="list-button"
-              aria-current={current}
-              disabled={!config.enableNetworkSwitch && !current}
-              onClick={() => {
-                setActive(network.caipNetworkId)
-                goBack()
-              }}
-            >
-              <span>{network.name}</span>
-              {network.testnet && <span className="badge">{ui.networks.testnet}</span>}
-              {current && <span className="badge accent">{ui.networks.active}</span>}
-            </button>
-          </li>
-        )
-      })}
-    </ul>
+    <div className="stack">
+      <ul className="list" aria-label={ui.networks.list} aria-busy={!!pending}>
+        {config.networks.map((network) => {
+          const current = network.caipNetworkId === active?.caipNetworkId
+          return (
+            <li key={network.caipNetworkId}>
+              <button
+                type="button"
+                className="list-button"
+                aria-current={current}
+                disabled={!!pending || (!config.enableNetworkSwitch && !current)}
+                onClick={() => pick(network)}
+              >
+                <span>{network.name}</span>
+                {pending === network.caipNetworkId && <span className="spinner" role="progressbar" aria-label={ui.networks.switching} />}
+                {network.testnet && <span className="badge">{ui.networks.testnet}</span>}
+                {current && <span className="badge accent">{ui.networks.active}</span>}
+              </button>
+            </li>
+          )
+        })}
+      </ul>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
   )
 }

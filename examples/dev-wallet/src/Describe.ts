@@ -1,0 +1,49 @@
+/** The plain text a person reads in the approval prompt, one line per request. */
+import { formatEther, hexToBigInt, hexToString, isHex, size } from 'viem'
+
+export type Request = { method: string; params?: unknown }
+
+export function describe(request: Request, origin: string): string {
+  const params = (Array.isArray(request.params) ? request.params : []) as any[]
+  switch (request.method) {
+    case 'eth_requestAccounts':
+    case 'wallet_requestPermissions':
+      return `Connect to ${origin}`
+    case 'personal_sign':
+      return `Sign message: ${readable(params[0])}`
+    case 'eth_signTypedData_v4':
+      return typedData(params[1])
+    case 'eth_sendTransaction':
+      return transaction(params[0] ?? {})
+    case 'wallet_addEthereumChain': {
+      const { chainId, chainName, rpcUrls } = params[0] ?? {}
+      const name = chainName ? ` (${chainName})` : ''
+      return `Add network ${Number(chainId)}${name} at ${rpcUrls?.[0]}`
+    }
+    default:
+      return `${request.method} ${JSON.stringify(request.params ?? [])}`
+  }
+}
+
+/** personal_sign carries hex bytes; show them as text when they are text, as hex otherwise. */
+function readable(message: unknown): string {
+  if (typeof message !== 'string' || !isHex(message)) return String(message)
+  try {
+    const text = hexToString(message)
+    return /[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text) ? message : text
+  } catch {
+    return message
+  }
+}
+
+function typedData(raw: unknown): string {
+  const data = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { primaryType?: string; domain?: { name?: string } }
+  const from = data?.domain?.name ? ` from ${data.domain.name}` : ''
+  return `Sign typed data: ${data?.primaryType}${from} ${JSON.stringify((data as { message?: unknown })?.message)}`
+}
+
+function transaction(tx: { to?: string; value?: `0x${string}`; data?: `0x${string}` }): string {
+  const eth = `${formatEther(tx.value ? hexToBigInt(tx.value) : 0n)} ETH`
+  const data = tx.data && tx.data !== '0x' ? ` with ${size(tx.data)} bytes of data` : ''
+  return tx.to ? `Send ${eth} to ${tx.to}${data}` : `Deploy a contract${data}, sending ${eth}`
+}

@@ -1,0 +1,20 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vite'
+import { chains } from '../../devnet/src/stack.js'
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
+// One classic script for the host page (like an extension's injected script): an IIFE with no exports.
+export default defineConfig({
+  root: here('.'),
+  // The chains the wallet knows at first: the local stack's, so DOORWAY_ANVIL_PORTS moves them too.
+  define: { __DEV_WALLET_CHAINS__: JSON.stringify(Object.fromEntries(chains.map((c) => [c.id, c.rpcUrl]))) },
+  build: {
+    outDir: here('dist'),
+    emptyOutDir: true,
+    minify: false,
+    sourcemap: true,
+    target: 'es2022',
+    lib: { entry: here('src/index.ts'), formats: ['iife'], name: 'doorwayDevWallet', fileName: () => 'dev-wallet.js' },
+  },
+})

@@ -1,0 +1,21 @@
+/**
+ * One interface for every kind of connector (DESIGN.md §9): injected (relayed from the host page),
+ * and later WalletConnect, embedded and custom wallets. Views use capabilities, never the kind.
+ */
+import type * as Protocol from '@doorway/shared/Protocol'
+
+/** spec §3 connector types. */
+export type ConnectorType = 'WALLET_CONNECT' | 'INJECTED' | 'ANNOUNCED' | 'EXTERNAL' | 'MULTI_CHAIN' | 'AUTH'
+
+export type Connector = {
+  /** Stable across reloads: the wallet's rdns for injected wallets. */
+  id: string
+  name: string
+  type: ConnectorType
+  chain: 'eip155'
+  imageUrl?: string
+  info?: { rdns: string }
+  /** For host wallets: the uuid the host announced, which its forwarded events carry. */
+  hostUuid?: string
+  request(request: Protocol.RpcRequest): Promise<unknown>
+}

@@ -1,0 +1,71 @@
+/**
+ * The dapp's EIP-1193 requests (from `modal.getProvider()`), routed to the connected connector.
+ * Disconnected: eth_accounts is [], eth_chainId is the picked network, eth_requestAccounts opens the
+ * modal and waits for a connection (closing the modal rejects it with 4001); account methods fail
+ * with 4100 and everything else with 4900.
+ */
+import * as Errors from '@doorway/shared/Errors'
+import type * as Protocol from '@doorway/shared/Protocol'
+import type { createStore } from 'jotai'
+import { accountMethods } from '../connectors/methods.js'
+import { balanceRefreshAtom } from '../state/balance.js'
+import { configAtom } from '../state/config.js'
+import { accountAtom } from '../state/connection.js'
+import { notifyAtom } from '../state/host.js'
+import { openAtom, openModalAtom } from '../state/modal.js'
+import { activeNetworkAtom, switchNetworkAtom } from '../state/network.js'
+
+type Store = ReturnType<typeof createStore>
+
+const hex = (chainId: string) => `0x${Number(chainId.split(':')[1]).toString(16)}`
+
+export function create(store: Store) {
+  return async function request({ method, params }: Protocol.RpcRequest): Promise<unknown> {
+    const account = store.get(accountAtom)
+    if (method === 'eth_chainId') {
+      const chainId = account?.chainId ?? store.get(activeNetworkAtom)?.caipNetworkId
+      if (!chainId) throw Errors.disconnected()
+      return hex(chainId)
+    }
+    if (method === 'eth_accounts') return account ? [account.address] : []
+    if (method === 'eth_requestAccounts') return account ? [account.address] : connectThroughModal(store)
+    if (!account) throw accountMethods.has(method) ? Errors.unauthorized() : Errors.disconnected()
+    if (method === 'wallet_switchEthereumChain') {
+      const network = configured(store, params)
+      // A configured network goes through the modal's switch (add on 4902, state, events).
+      if (network) return store.set(switchNetworkAtom, network).then(() => null)
+    }
+    const result = await account.connector.request({ method, ...(params && { params }) })
+    if (method === 'eth_sendTransaction') store.set(balanceRefreshAtom, (n) => n + 1)
+    return result
+  }
+}
+
+function configured(store: Store, params: Protocol.RpcRequest['params']) {
+  const [target] = Array.isArray(params) ? params : []
+  const chainId = (target as { chainId?: unknown } | undefined)?.chainId
+  return store.get(configAtom)?.networks.find((n) => typeof chainId === 'string' && hex(n.caipNetworkId) === chainId.toLowerCase())
+}
+
+/** Opens the modal for the person to pick a wallet; settles when they connect or close it. */
+function connectThroughModal(store: Store): Promise<string[]> {
+  store.set(openModalAtom)
+  store.set(notifyAtom, { type: 'show' })
+  return new Promise((resolve, reject) => {
+    const stop = () => {
+      unsubscribeAccount()
+      unsubscribeOpen()
+    }
+    const unsubscribeAccount = store.sub(accountAtom, () => {
+      const account = store.get(accountAtom)
+      if (!account) return
+      stop()
+      resolve([account.address])
+    })
+    const unsubscribeOpen = store.sub(openAtom, () => {
+      if (store.get(openAtom)) return
+      stop()
+      reject(Errors.userRejected())
+    })
+  })
+}

@@ -1,0 +1,15 @@
+import { ui } from '@doorway/shared/Messages'
+import { useSetAtom } from 'jotai'
+import { closeModalAtom } from '../../state/modal.js'
+import { Networks } from '../Networks/Networks.js'
+
+/** The wallet is on a chain the dapp did not configure (spec §4): switch to one it did. */
+export function UnsupportedChain() {
+  const close = useSetAtom(closeModalAtom)
+  return (
+    <div className="stack">
+      <p className="placeholder">{ui.unsupported.message}</p>
+      <Networks onSwitched={close} />
+    </div>
+  )
+}
