@@ -82,3 +82,31 @@ export async function expectFocusInFrame(page: Page, locator: Locator) {
 export async function openView(page: Page, view: string) {
   await page.evaluate((v) => void (window as unknown as { modal: DemoModal }).modal.open({ view: v }), view)
 }
+
+/** The dev wallet's own prompt (it plays an extension's popup on the host page). */
+export function walletPrompt(page: Page) {
+  return page.getByRole('dialog', { name: 'Doorway Dev Wallet' })
+}
+
+/** anvil account 0 of the standard test mnemonic: the dev wallet's account. */
+export const devAccount = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+
+/** From the demo: Connect Wallet → the dev wallet → approve; resolves when the Account view shows. */
+export async function connectDevWallet(page: Page) {
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await modalFrame(page).getByRole('button', { name: /Doorway Dev Wallet/ }).click()
+  await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
+  await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
+}
+
+/** A JSON-RPC call straight to a local chain, as a block explorer would read it. */
+export async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  const { result, error } = (await response.json()) as { result: T; error?: { message: string } }
+  if (error) throw new Error(error.message)
+  return result
+}

@@ -41,11 +41,13 @@ const demo: serve.Options = {
     { prefix: '/sdk/', dir: at('sdk/dist') },
     // The dev wallet plays a browser extension on the demo page (examples/dev-wallet).
     { prefix: '/dev-wallet/', dir: at('examples/dev-wallet/dist') },
+    // The wagmi example: a React dapp whose wagmi config drives the modal's provider (examples/wagmi).
+    { prefix: '/wagmi/', dir: at('examples/wagmi/dist') },
     { prefix: '/', dir: at('examples/demo') },
   ],
   // The SDK needs only frame-src. connect-src is for the dev wallet, which plays an extension but
   // runs in the page, so the page's CSP applies to its RPC calls (a real extension's would not).
-  headers: { 'content-security-policy': csp({ 'frame-src': frameOrigin, 'connect-src': `'self' ${chains.map((c) => new URL(c.rpcUrl).origin).join(' ')}` }) },
+  headers: { 'content-security-policy': csp({ 'frame-src': frameOrigin, 'connect-src': "'self' http://127.0.0.1:*" }) },
 }
 
 const servers: Server[] = (

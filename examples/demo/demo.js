@@ -14,10 +14,13 @@ const overrides = {
   ...(params.has('themeMode') && { themeMode: params.get('themeMode') }),
 }
 
+// ?chains=31337,31339 picks the dapp's networks (anvil ports follow the ids: 31337 → 8545).
+const chainIds = (params.get('chains') ?? '31337,31338').split(',').map(Number)
+
 const modal = Doorway.createModal({
   projectId: params.has('projectId') ? params.get('projectId') : 'doorway-demo',
   themeMode: overrides.themeMode,
-  networks: [anvil(31337, 8545), anvil(31338, 8546)],
+  networks: chainIds.map((id) => anvil(id, 8545 + id - 31337)),
   metadata: {
     name: 'Doorway demo',
     description: 'The Doorway local demo',

@@ -1,0 +1,45 @@
+/** examples/wagmi: a real client library (wagmi's injected connector) drives the modal's provider. */
+import { expect, modalFrame, test } from './fixtures.js'
+import type { Page } from '@playwright/test'
+
+// anvil's account 0, the dev wallet's account
+const account0 = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+
+// The dev wallet's badge has its own "Disconnect"; the example's controls live in <main>.
+const app = (page: Page) => page.getByRole('main')
+
+test.describe('wagmi example', () => {
+  test('behavior: wagmi connect() opens the modal, resolves on approval, reads balance and chain, disconnects', async ({ page }) => {
+    await page.goto('/wagmi/')
+    await expect(app(page).getByLabel('wagmi status')).toHaveText('disconnected')
+    await app(page).getByRole('button', { name: 'Connect with wagmi' }).click()
+
+    await modalFrame(page).getByRole('button', { name: 'Doorway Dev Wallet' }).click()
+    await page.getByRole('dialog', { name: 'Doorway Dev Wallet' }).getByRole('button', { name: 'Approve' }).click()
+    await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
+
+    await expect(app(page).getByLabel('wagmi status')).toHaveText('connected')
+    await expect(app(page).getByLabel('wagmi address')).toHaveText(account0)
+    await expect(app(page).getByLabel('wagmi chain')).toHaveText('31337')
+    const balance = app(page).getByLabel('wagmi balance')
+    await expect(balance).toHaveText(/^\d+(\.\d+)? ETH$/)
+    expect(Number.parseFloat((await balance.textContent())!)).toBeGreaterThan(0)
+    await expect(page.getByRole('alert')).toHaveCount(0)
+
+    await page.keyboard.press('Escape')
+    await expect(page.getByRole('dialog', { name: 'Wallet connection' })).toBeHidden()
+    await app(page).getByRole('button', { name: 'Disconnect' }).click()
+    await expect(app(page).getByLabel('wagmi status')).toHaveText('disconnected')
+    await expect(app(page).getByLabel('wagmi address')).toHaveText('—')
+    await expect(app(page).getByRole('button', { name: 'Connect with wagmi' })).toBeEnabled()
+  })
+
+  test('error: closing the modal rejects wagmi connect() and the page says so', async ({ page }) => {
+    await page.goto('/wagmi/')
+    await app(page).getByRole('button', { name: 'Connect with wagmi' }).click()
+    await modalFrame(page).getByRole('button', { name: 'Close' }).click()
+
+    await expect(page.getByRole('alert')).toContainText('rejected')
+    await expect(app(page).getByLabel('wagmi status')).toHaveText('disconnected')
+  })
+})

@@ -1,0 +1,57 @@
+// A React dapp whose wagmi config drives the modal's EIP-1193 provider: wagmi's connect() asks the
+// provider for accounts, the modal opens by itself, and wagmi resolves when the person connects.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { defineChain, type EIP1193Provider } from 'viem'
+import { createConfig, http, WagmiProvider } from 'wagmi'
+import { injected } from 'wagmi/connectors'
+import { App } from './App.js'
+
+declare global {
+  // The SDK's script build, loaded by index.html before this bundle.
+  var Doorway: typeof import('@doorway/sdk')
+}
+
+const anvil = (id: number, port: number) =>
+  defineChain({
+    id,
+    name: `Anvil ${id}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [`http://127.0.0.1:${port}`] } },
+    testnet: true,
+  })
+const chains = [anvil(31337, 8545), anvil(31338, 8546)] as const
+
+const modal = Doorway.createModal({ projectId: 'doorway-wagmi-example', networks: chains })
+
+const config = createConfig({
+  chains,
+  // Only the modal's connector: the dev wallet's own EIP-6963 announcement is for the modal to list.
+  multiInjectedProviderDiscovery: false,
+  connectors: [
+    injected({
+      // The SDK's Provider type is a plain EIP-1193 shape; viem's type spells out every method.
+      target: () => ({ id: 'doorway', name: 'Doorway', provider: modal.getProvider() as EIP1193Provider }),
+    }),
+  ],
+  transports: { 31337: http('http://127.0.0.1:8545'), 31338: http('http://127.0.0.1:8546') },
+})
+
+declare module 'wagmi' {
+  interface Register {
+    config: typeof config
+  }
+}
+
+const queryClient = new QueryClient()
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <WagmiProvider config={config}>
+      <QueryClientProvider client={queryClient}>
+        <App />
+      </QueryClientProvider>
+    </WagmiProvider>
+  </StrictMode>,
+)

@@ -1,0 +1,109 @@
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import * as Wallets from './wallets.js'
+
+const icon = 'data:image/svg+xml;base64,PHN2Zy8+'
+function wallet(rdns: string, result: unknown = ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266']) {
+  const listeners: Record<string, (data: unknown) => void> = {}
+  const provider = {
+    request: vi.fn(() => Promise.resolve(result)),
+    on: (event: string, listener: (data: unknown) => void) => (listeners[event] = listener),
+  }
+  return { info: { uuid: crypto.randomUUID(), name: rdns, icon, rdns }, provider, listeners }
+}
+
+/** A window stand-in that answers EIP-6963 requests with the given wallets, as extensions do. */
+function page(wallets: ReturnType<typeof wallet>[], ethereum?: object) {
+  const win = Object.assign(new EventTarget(), { ethereum })
+  win.addEventListener('eip6963:requestProvider', () => {
+    for (const { info, provider } of wallets) announce(win, info, provider)
+  })
+  vi.stubGlobal('window', win)
+  return win
+}
+function announce(win: EventTarget, info: object, provider: object) {
+  win.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: Object.freeze({ info, provider }) }))
+}
+function discover() {
+  const onChange = vi.fn()
+  const onEvent = vi.fn()
+  const log = { warn: vi.fn() }
+  return { wallets: Wallets.discover({ onChange, onEvent, log }), onChange, onEvent, log }
+}
+
+afterEach(() => vi.unstubAllGlobals())
+
+describe('discover', () => {
+  test('behavior: lists announced wallets by their info only, de-duplicated by rdns', () => {
+    const a = wallet('io.metamask')
+    page([a, wallet('io.metamask'), wallet('com.rabby')])
+    const { wallets } = discover()
+    expect(wallets.list().map((w) => w.rdns)).toEqual(['io.metamask', 'com.rabby'])
+    expect(Object.keys(wallets.list()[0]!).sort()).toEqual(['icon', 'name', 'rdns', 'type', 'uuid'])
+    expect(wallets.list()[0]!.type).toBe('ANNOUNCED')
+  })
+
+  test('behavior: a late announcement is reported; the first ones go out with init', () => {
+    const win = page([wallet('io.metamask')])
+    const { wallets, onChange } = discover()
+    expect(onChange).not.toHaveBeenCalled()
+    const late = wallet('com.rabby')
+    announce(win, late.info, late.provider)
+    expect(onChange).toHaveBeenCalledWith(wallets.list())
+    expect(wallets.list()).toHaveLength(2)
+  })
+
+  test('behavior: a legacy window.ethereum is offered only when nothing announces', () => {
+    const legacy = wallet('x').provider
+    page([], legacy)
+    expect(discover().wallets.list()).toMatchObject([{ type: 'INJECTED', name: 'Browser Wallet' }])
+    page([wallet('io.metamask')], legacy)
+    expect(discover().wallets.list().map((w) => w.type)).toEqual(['ANNOUNCED'])
+  })
+
+  test.each<[string, object]>([
+    ['no uuid', { name: 'X', icon, rdns: 'a.b' }],
+    ['a script icon', { uuid: crypto.randomUUID(), name: 'X', icon: 'javascript:alert(1)', rdns: 'a.b' }],
+    ['a bad rdns', { uuid: crypto.randomUUID(), name: 'X', icon, rdns: 'not a domain' }],
+    ['an empty name', { uuid: crypto.randomUUID(), name: '', icon, rdns: 'a.b' }],
+  ])('error: an announcement with %s is ignored and logged', (_, info) => {
+    const win = page([])
+    const { wallets, log } = discover()
+    announce(win, info, { request: () => Promise.resolve() })
+    expect(wallets.list()).toEqual([])
+    expect(log.warn).toHaveBeenCalledWith('ignored wallet', info)
+  })
+})
+
+describe('request', () => {
+  test('behavior: runs on the announced wallet with that uuid', async () => {
+    const a = wallet('io.metamask')
+    page([a])
+    const { wallets } = discover()
+    await expect(wallets.request(a.info.uuid, { method: 'eth_accounts' })).resolves.toEqual([
+      '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    ])
+    expect(a.provider.request).toHaveBeenCalledWith({ method: 'eth_accounts' })
+  })
+
+  test('error: a uuid this page never announced is refused (4100)', async () => {
+    const a = wallet('io.metamask')
+    page([a])
+    const { wallets } = discover()
+    await expect(wallets.request(crypto.randomUUID(), { method: 'eth_requestAccounts' })).rejects.toMatchObject({
+      code: 4100,
+      message: 'This wallet was not announced to this page',
+    })
+    expect(a.provider.request).not.toHaveBeenCalled()
+  })
+
+  test('behavior: the used wallet’s events are forwarded with its uuid; malformed ones are dropped', async () => {
+    const a = wallet('io.metamask')
+    page([a])
+    const { wallets, onEvent, log } = discover()
+    await wallets.request(a.info.uuid, { method: 'eth_accounts' })
+    a.listeners.chainChanged!('0x7a6a')
+    a.listeners.accountsChanged!('not a list')
+    expect(onEvent).toHaveBeenCalledExactlyOnceWith({ uuid: a.info.uuid, event: 'chainChanged', data: '0x7a6a' })
+    expect(log.warn).toHaveBeenCalledWith('ignored wallet', 'accountsChanged')
+  })
+})
