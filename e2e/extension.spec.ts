@@ -234,3 +234,23 @@ test('behavior: a wallet announced late reaches the open modal', async ({ page }
   await expect(frame.getByRole('list', { name: 'Installed' }).getByRole('button')).toHaveCount(2)
 })
 
+
+test.describe('network options', () => {
+  test('behavior: enableNetworkSwitch false hides switching', async ({ page }) => {
+    await ready(page, '?options={"enableNetworkSwitch":false}')
+    await connectDevWallet(page)
+    const frame = modalFrame(page)
+    await expect(frame.getByText('0xf39F…2266')).toBeVisible()
+    await expect(frame.getByRole('button', { name: /Network/ })).toHaveCount(0)
+  })
+
+  test('behavior: allowUnsupportedChain keeps the account view when the wallet moves off the networks', async ({ page }) => {
+    await ready(page, '?chains=31337&options={"allowUnsupportedChain":true}')
+    await connectDevWallet(page)
+    await page.evaluate(() => (window as unknown as { doorwayDevWallet: { setChain(id: number): void } }).doorwayDevWallet.setChain(31338))
+    await expect(eventLog(page)).toContainText('chainChanged {"chainId":"eip155:31338"}')
+    const frame = modalFrame(page)
+    await expect(frame.getByRole('dialog', { name: 'Account' })).toBeVisible()
+    await expect(frame.getByRole('button', { name: /Network.*Unsupported network/ })).toBeVisible()
+  })
+})

@@ -60,7 +60,7 @@ test.describe('opening and closing', () => {
     await ready(page)
     const opened = dapp(page, (modal) => modal.open())
     await expect(modalFrame(page).getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
-    expect(await dapp(page, (modal) => modal.getState())).toEqual({ open: true, view: 'Connect', loading: false })
+    expect(await dapp(page, (modal) => modal.getState())).toEqual({ open: true, view: 'Connect', loading: false, status: 'disconnected' })
     await dapp(page, (modal) => modal.close())
     await expect(opened).resolves.toEqual({ status: 'closed' })
     expect(await dapp(page, (modal) => modal.getState())).toMatchObject({ open: false })
@@ -123,12 +123,12 @@ test.describe('keyboard only', () => {
     await expectFocusInFrame(page, frame.getByRole('dialog', { name: 'Connect Wallet' }))
 
     const focused: string[] = []
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 6; i++) {
       await page.keyboard.press('Tab')
       focused.push(await frame.locator(':focus').evaluate((el) => el.getAttribute('aria-label') ?? el.textContent ?? ''))
     }
-    // The ring: Close, All Wallets, Terms of Service, Privacy Policy, then Close again.
-    expect(focused).toEqual(['Close', 'All Wallets', 'Terms of Service', 'Privacy Policy', 'Close'])
+    // The ring: Close, the installed wallet, All Wallets, Terms of Service, Privacy Policy, Close again.
+    expect(focused).toEqual(['Close', 'Doorway Dev WalletInstalled', 'All Wallets', 'Terms of Service', 'Privacy Policy', 'Close'])
     await page.keyboard.press('Shift+Tab')
     await expectFocusInFrame(page, frame.getByRole('link', { name: 'Privacy Policy' }))
 

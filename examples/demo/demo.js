@@ -30,6 +30,8 @@ const modal = Doorway.createModal({
   features: { history: true, ...overrides.features },
   termsConditionsUrl: `${location.origin}/terms`,
   privacyPolicyUrl: `${location.origin}/privacy`,
+  // ?options={"enableNetworkSwitch":false} tries any other option.
+  ...(params.has('options') && JSON.parse(params.get('options'))),
 })
 // Handy in devtools, and for the e2e tests that play the dapp.
 window.modal = modal

@@ -61,7 +61,8 @@ export type Events = {
 
 /** An EIP-1193 provider backed by the connected wallet, through the frame. */
 export type Provider = {
-  request(args: { method: string; params?: readonly unknown[] | object }): Promise<unknown>
+  // `any`: the result is the JSON-RPC method's, which typed clients (viem, wagmi) narrow themselves.
+  request(args: { method: string; params?: unknown }): Promise<any>
   on(event: 'accountsChanged' | 'chainChanged' | 'connect' | 'disconnect' | (string & {}), listener: (data: any) => void): Provider
   removeListener(event: string, listener: (data: any) => void): Provider
 }

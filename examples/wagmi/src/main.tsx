@@ -3,7 +3,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { defineChain, type EIP1193Provider } from 'viem'
+import { defineChain } from 'viem'
 import { createConfig, http, WagmiProvider } from 'wagmi'
 import { injected } from 'wagmi/connectors'
 import { App } from './App.js'
@@ -32,7 +32,7 @@ const config = createConfig({
   connectors: [
     injected({
       // The SDK's Provider type is a plain EIP-1193 shape; viem's type spells out every method.
-      target: () => ({ id: 'doorway', name: 'Doorway', provider: modal.getProvider() as EIP1193Provider }),
+      target: () => ({ id: 'doorway', name: 'Doorway', provider: modal.getProvider() }),
     }),
   ],
   transports: { 31337: http('http://127.0.0.1:8545'), 31338: http('http://127.0.0.1:8546') },

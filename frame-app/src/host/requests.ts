@@ -1,8 +1,8 @@
 /**
  * The dapp's EIP-1193 requests (from `modal.getProvider()`), routed to the connected connector.
- * Disconnected: eth_accounts is [], eth_chainId is the picked network, eth_requestAccounts opens the
- * modal and waits for a connection (closing the modal rejects it with 4001); account methods fail
- * with 4100 and everything else with 4900.
+ * Disconnected: eth_accounts is [], eth_chainId is the picked network, eth_requestAccounts and
+ * wallet_requestPermissions open the modal and wait for a connection (closing the modal rejects with
+ * 4001); account methods fail with 4100 and everything else with 4900.
  */
 import * as Errors from '@doorway/shared/Errors'
 import type * as Protocol from '@doorway/shared/Protocol'
@@ -29,6 +29,9 @@ export function create(store: Store) {
     }
     if (method === 'eth_accounts') return account ? [account.address] : []
     if (method === 'eth_requestAccounts') return account ? [account.address] : connectThroughModal(store)
+    // EIP-2255: wallets treat a permission request as a connect prompt; so does the modal.
+    if (method === 'wallet_requestPermissions' && !account)
+      return connectThroughModal(store).then(() => [{ parentCapability: 'eth_accounts' }])
     if (!account) throw accountMethods.has(method) ? Errors.unauthorized() : Errors.disconnected()
     if (method === 'wallet_switchEthereumChain') {
       const network = configured(store, params)
