@@ -1,0 +1,6 @@
+import type { Config } from './config.js'
+import type { Rpc } from './rpc.js'
+import type { Storage } from './storage/Storage.js'
+
+/** Everything a route needs, injected: tests swap the RPC for a counting one and the clock for a fake. */
+export type Deps = { config: Config; rpc: Rpc; storage: Storage; now: () => number }
