@@ -76,8 +76,8 @@ test('behavior: a transaction sent through getProvider() is mined and the balanc
   await expect(page.getByRole('status').filter({ hasText: 'Sent:' })).toBeVisible()
   const hash = (await page.getByRole('status').filter({ hasText: 'Sent:' }).textContent())!.replace('Sent: ', '')
 
-  const receipt = await rpc<{ status: string; from: string }>('http://127.0.0.1:8545', 'eth_getTransactionReceipt', [hash])
-  expect(receipt).toMatchObject({ status: '0x1', from: devAccount.toLowerCase() })
+  const receipt = () => rpc<{ status: string; from: string } | null>('http://127.0.0.1:8545', 'eth_getTransactionReceipt', [hash])
+  await expect.poll(receipt).toMatchObject({ status: '0x1', from: devAccount.toLowerCase() })
   const after = BigInt(await rpc<string>('http://127.0.0.1:8545', 'eth_getBalance', [devAccount, 'latest']))
   expect(after).toBeLessThan(before)
 })

@@ -146,6 +146,15 @@ describe('eth_signTypedData_v4', () => {
   })
 })
 
+/** The receipt once the node has mined the transaction (anvil mines at once, but not synchronously). */
+function mined(request: (method: string, params: unknown[]) => Promise<unknown>, hash: Hex) {
+  return vi.waitFor(async () => {
+    const receipt = await request('eth_getTransactionReceipt', [hash])
+    if (!receipt) throw new Error(`${hash} not mined yet`)
+    return receipt
+  })
+}
+
 describe('eth_sendTransaction', () => {
   test('behavior: fills, signs and sends; the transfer is mined and moves the balance', async () => {
     const { request, approve, address } = setup()
@@ -153,7 +162,7 @@ describe('eth_sendTransaction', () => {
     const value = numberToHex(parseEther('0.001'))
     const hash = (await request('eth_sendTransaction', [{ from: address, to: recipient, value }])) as Hex
     expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
-    const receipt = await request('eth_getTransactionReceipt', [hash])
+    const receipt = await mined(request, hash)
     expect(receipt).toMatchObject({ status: '0x1', from: address.toLowerCase() })
     const after = BigInt(await rpc(known[31337], 'eth_getBalance', [recipient, 'latest']))
     expect(after - before).toBe(parseEther('0.001'))
@@ -164,7 +173,7 @@ describe('eth_sendTransaction', () => {
     const { request, address } = setup()
     const send = () => request('eth_sendTransaction', [{ from: address, to: recipient, value: '0x1' }])
     const hashes = (await Promise.all([send(), send()])) as Hex[]
-    const receipts = await Promise.all(hashes.map((hash) => request('eth_getTransactionReceipt', [hash])))
+    const receipts = await Promise.all(hashes.map((hash) => mined(request, hash)))
     expect(receipts.map((r: any) => r.status)).toEqual(['0x1', '0x1'])
   })
 
