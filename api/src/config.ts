@@ -22,7 +22,8 @@ export type Config = {
   /** Public base URL of this server, for image links in responses. */
   publicUrl: string
   networks: Partial<Record<ChainId, Network>>
-  projects: Record<string, { origins: string[] }>
+  /** `analytics`: whether the api accepts the project's events (absent: true); the dapp must also opt in (features.analytics). */
+  projects: Record<string, { origins: string[]; analytics?: boolean }>
   /** USD prices by symbol: the stand-in for a market-data feed. */
   prices: Record<string, number>
   storage: { kind: 'embedded'; dir: string } | { kind: 'postgres'; url: string }
@@ -49,8 +50,10 @@ export function local(env: NodeJS.ProcessEnv = process.env): Config {
       'eip155:31338': { rpcUrl: `http://127.0.0.1:${anvilPorts[1]}`, name: 'Anvil 31338', nativeCurrency: ether, testnet: true, tokens: tokens['eip155:31338'] ?? [] },
     },
     projects: {
-      'doorway-demo': { origins: demoOrigins },
-      'doorway-wagmi-example': { origins: demoOrigins },
+      'doorway-demo': { origins: demoOrigins, analytics: true },
+      'doorway-wagmi-example': { origins: demoOrigins, analytics: true },
+      // A project that does not list the demo's origin: the demo shows what a misconfigured app sees.
+      'doorway-foreign': { origins: ['https://dapp.example'], analytics: true },
     },
     prices: { ETH: 3000, DUSD: 1, DWT: 0.25 },
     storage: { kind: 'embedded', dir: env.DOORWAY_API_DATA ?? '.doorway/api-data' },

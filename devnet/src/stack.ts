@@ -5,16 +5,18 @@ export const ports = {
   demo: port('DOORWAY_DEMO_PORT', 5173),
   frame: port('DOORWAY_FRAME_PORT', 5174),
   secure: port('DOORWAY_SECURE_PORT', 5175),
+  api: port('DOORWAY_API_PORT', 8787),
 }
 
 export const urls = {
   demo: `http://localhost:${ports.demo}/`,
   frame: `http://127.0.0.1:${ports.frame}/`,
   secure: `http://127.0.0.1:${ports.secure}/`,
+  api: `http://127.0.0.1:${ports.api}`,
 }
 
 /** What the builds bake in: the SDK's default frame URL and the frame's secure-site URL (spec §9). */
-export const buildEnv = { DOORWAY_FRAME_URL: urls.frame, DOORWAY_SECURE_URL: urls.secure }
+export const buildEnv = { DOORWAY_FRAME_URL: urls.frame, DOORWAY_SECURE_URL: urls.secure, DOORWAY_API_URL: urls.api }
 
 // The two anvil chains (spec DESIGN.md §3); DOORWAY_ANVIL_PORTS="8545,8546" moves them.
 const anvilPorts = (process.env.DOORWAY_ANVIL_PORTS ?? '8545,8546').split(',').map(Number)

@@ -6,9 +6,12 @@ import { execFileSync } from 'node:child_process'
 import type { Server } from 'node:http'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import * as ApiConfig from '../../api/src/config.js'
+import * as Api from '../../api/src/server.js'
 import * as Anvil from './anvil.js'
 import { buildEnv, chains, ports, urls } from './stack.js'
 import { serve } from './static.js'
+import * as Tokens from './tokens.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
 const at = (path: string) => join(root, path)
@@ -23,11 +26,18 @@ if (!process.argv.includes('--no-build')) {
     })
 }
 
-// Before the servers: a page that loads must find its chains answering.
+// Before the servers: a page that loads must find its chains, their tokens and the api answering.
 const anvil = await Anvil.start()
+console.log('Deploying the devnet tokens…')
+await Tokens.deploy({ chains })
+const api = await Api.start(ApiConfig.local()).catch(async (error) => {
+  await anvil.stop()
+  throw error
+})
 
 const frameOrigin = new URL(urls.frame).origin
 const secureOrigin = new URL(urls.secure).origin
+const apiOrigin = new URL(urls.api).origin
 const csp = (rules: Record<string, string>) =>
   Object.entries({ 'default-src': "'self'", 'base-uri': "'none'", 'object-src': "'none'", ...rules })
     .map(([k, v]) => `${k} ${v}`)
@@ -59,7 +69,12 @@ const servers: Server[] = (
       hosts: ['127.0.0.1'],
       mounts: [{ prefix: '/', dir: at('frame-app/dist') }],
       headers: {
-        'content-security-policy': csp({ 'frame-src': secureOrigin, 'img-src': "'self' data:", 'frame-ancestors': '*' }),
+        'content-security-policy': csp({
+          'frame-src': secureOrigin,
+          'connect-src': `'self' ${apiOrigin}`,
+          'img-src': `'self' data: ${apiOrigin}`,
+          'frame-ancestors': '*',
+        }),
       },
     }),
     // frame-ancestors is checked against every ancestor, the dapp's top page included, so it cannot
@@ -71,7 +86,8 @@ const servers: Server[] = (
       headers: { 'content-security-policy': csp({ 'frame-ancestors': '*' }) },
     }),
   ]).catch(async (error) => {
-    // a port taken by another app: do not leave the chains we started running behind us
+    // a port taken by another app: do not leave the chains and the api we started running behind us
+    await api.stop()
     await anvil.stop()
     throw error
   })
@@ -82,11 +98,13 @@ Doorway local stack is up.
   Demo:        ${urls.demo}
   Frame-app:   ${urls.frame}
   Secure-site: ${urls.secure}
+  API:         ${urls.api}
   Chains:      ${chains.map((c) => `${c.id} ${c.rpcUrl}`).join(', ')}${anvil.reused ? ' (reusing running anvil)' : ''}
 Open the demo and press "Connect Wallet". Ctrl+C stops everything.`)
 
 const stop = async () => {
   for (const server of servers) server.close()
+  await api.stop()
   await anvil.stop()
   process.exit(0)
 }

@@ -244,6 +244,12 @@ export const ui = {
     activity: 'Activity',
     historyOff: 'Transaction history is turned off for this app.',
   },
+  tokens: {
+    unavailable: 'Token balances could not be loaded.',
+    retry: 'Try again',
+    retryIn: 'in {seconds} s',
+    empty: 'No tokens on this network yet.',
+  },
   networks: { list: 'Networks', active: 'Active', testnet: 'Testnet', switching: 'Switching network' },
   unsupported: {
     message: "This app doesn't support your wallet's current network. Switch to a supported network to continue.",

@@ -12,9 +12,10 @@ import type { createStore } from 'jotai'
 import { flushSync } from 'react-dom'
 import { raiseAlertAtom } from '../state/alerts.js'
 import { configAtom, hostOriginAtom } from '../state/config.js'
-import { chainIdAtom, restoreAtom, walletEventAtom } from '../state/connection.js'
+import { trackAtom } from '../state/analytics.js'
+import { accountAtom, chainIdAtom, restoreAtom, walletEventAtom } from '../state/connection.js'
 import { hostAtom, notifyAtom } from '../state/host.js'
-import { checkChainAtom, closeModalAtom, modalStateAtom, openModalAtom } from '../state/modal.js'
+import { checkChainAtom, closeModalAtom, modalStateAtom, openAtom, openModalAtom } from '../state/modal.js'
 import { hostWalletsAtom } from '../state/wallets.js'
 import { loadEmailLogin, loadSocialLogin } from '../views/Connect/Connect.js'
 import { featureOf } from '../views/View.js'
@@ -76,5 +77,19 @@ export async function connect(options: { store: Store; log: Logger.Logger; paren
   store.set(hostAtom, { host, warn: log.warn })
   store.sub(modalStateAtom, () => store.set(notifyAtom, { type: 'state', state: state() }))
   store.sub(chainIdAtom, () => store.set(checkChainAtom))
+  wireAnalytics(store)
   return host
+}
+
+/** The events analytics reports, taken from state changes rather than sprinkled through views. */
+function wireAnalytics(store: Store) {
+  store.sub(openAtom, () => void store.set(trackAtom, store.get(openAtom) ? 'MODAL_OPEN' : 'MODAL_CLOSE'))
+  let previous = store.get(accountAtom)
+  store.sub(accountAtom, () => {
+    const account = store.get(accountAtom)
+    if (account && !previous) void store.set(trackAtom, 'CONNECT_SUCCESS', { name: account.connector.name })
+    else if (!account && previous) void store.set(trackAtom, 'DISCONNECT_SUCCESS')
+    else if (account && previous && account.chainId !== previous.chainId) void store.set(trackAtom, 'SWITCH_NETWORK', { network: account.chainId })
+    previous = account
+  })
 }

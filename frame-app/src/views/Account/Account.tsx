@@ -6,6 +6,7 @@ import { lazy, Suspense, useState } from 'react'
 import { IconButton } from '../../components/IconButton.js'
 import { Placeholder } from '../../components/Placeholder.js'
 import { Tabs } from '../../components/Tabs.js'
+import { Tokens } from './Tokens.js'
 import { WalletIcon } from '../../components/WalletIcon.js'
 import { nativeBalanceAtom } from '../../state/balance.js'
 import { configAtom } from '../../state/config.js'
@@ -50,7 +51,7 @@ export function Account() {
         selected={tab}
         onSelect={setTab}
         tabs={[
-          { key: 'tokens', label: ui.account.tokens, panel: () => <Placeholder>{ui.later.tokens}</Placeholder> },
+          { key: 'tokens', label: ui.account.tokens, panel: () => (account ? <Tokens /> : <Placeholder>{ui.account.notConnected}</Placeholder>) },
           { key: 'nfts', label: ui.account.nfts, panel: () => <Placeholder>{ui.later.nfts}</Placeholder> },
           {
             key: 'activity',

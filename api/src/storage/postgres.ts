@@ -1,0 +1,20 @@
+/** The store for operators running several api instances: a PostgreSQL server through a `pg` Pool. */
+import pg from 'pg'
+import * as Sql from './sql.js'
+import type { Storage } from './Storage.js'
+
+export async function open(url: string): Promise<Storage> {
+  const pool = new pg.Pool({ connectionString: url })
+  // An idle client's error (server restart) must not crash the process; the next query reconnects.
+  pool.on('error', (error) => console.error('[doorway:api] postgres idle client', error))
+  const client: Sql.Client = {
+    query: async <T>(text: string, params?: unknown[]) => ({ rows: (await pool.query(text, params)).rows as T[] }),
+    exec: (script) => pool.query(script),
+  }
+  try {
+    return await Sql.create(client, () => pool.end())
+  } catch (error) {
+    await pool.end()
+    throw error
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The one SQL behind both stores: schema, migrations and queries over a minimal client that PGlite
+ * and a `pg` Pool both satisfy, so the embedded and the PostgreSQL store cannot drift apart.
+ */
+import { type AnalyticsEvent, type NameRecord, NameTaken, type SessionRecord, type Storage } from './Storage.js'
+
+/** What the stores need from a driver: parameterised queries, and a multi-statement script without parameters. */
+export type Client = {
+  query<T>(text: string, params?: unknown[]): Promise<{ rows: T[] }>
+  exec(script: string): Promise<unknown>
+}
+
+// Idempotent, and serialised by an advisory lock so several api instances can start at once.
+export const schema = `
+BEGIN;
+SELECT pg_advisory_xact_lock(4242001);
+CREATE TABLE IF NOT EXISTS analytics_events (
+  seq bigserial,
+  project_id text NOT NULL,
+  event_id text NOT NULL,
+  url text NOT NULL,
+  domain text NOT NULL,
+  timestamp bigint NOT NULL,
+  props jsonb NOT NULL,
+  PRIMARY KEY (project_id, event_id)
+);
+CREATE INDEX IF NOT EXISTS analytics_events_recent ON analytics_events (project_id, timestamp DESC, seq DESC);
+CREATE TABLE IF NOT EXISTS names (
+  name text PRIMARY KEY,
+  address text NOT NULL,
+  address_key text NOT NULL,
+  coin_type integer NOT NULL,
+  attributes jsonb NOT NULL,
+  registered_at bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS names_by_address ON names (address_key);
+CREATE TABLE IF NOT EXISTS sessions (
+  address text NOT NULL,
+  address_key text NOT NULL,
+  pci text NOT NULL,
+  chain_id text NOT NULL,
+  permissions jsonb NOT NULL,
+  expiry bigint NOT NULL,
+  revoked boolean NOT NULL DEFAULT false,
+  created_at bigint NOT NULL,
+  PRIMARY KEY (address_key, pci)
+);
+COMMIT;
+`
+
+// bigint columns come back as strings from `pg`; float8 is exact for millisecond times and is a number in both drivers.
+const eventColumns = `project_id AS "projectId", event_id AS "eventId", url, domain, timestamp::float8 AS timestamp, props`
+const nameColumns = `name, address, coin_type AS "coinType", attributes, registered_at::float8 AS "registeredAt"`
+const sessionColumns = `address, pci, chain_id AS "chainId", permissions, expiry::float8 AS expiry, revoked, created_at::float8 AS "createdAt"`
+
+export const queries = {
+  addEvent: `INSERT INTO analytics_events (project_id, event_id, url, domain, timestamp, props)
+    VALUES ($1, $2, $3, $4, $5, $6::jsonb) ON CONFLICT (project_id, event_id) DO NOTHING`,
+  listEvents: `SELECT ${eventColumns} FROM analytics_events WHERE project_id = $1
+    ORDER BY timestamp DESC, seq DESC LIMIT $2`,
+  getName: `SELECT ${nameColumns} FROM names WHERE name = $1`,
+  namesByAddress: `SELECT ${nameColumns} FROM names WHERE address_key = $1 ORDER BY registered_at DESC, name`,
+  // Updates only when the same address re-registers; no row back means the name is someone else's.
+  putName: `INSERT INTO names (name, address, address_key, coin_type, attributes, registered_at)
+    VALUES ($1, $2, $3, $4, $5::jsonb, $6)
+    ON CONFLICT (name) DO UPDATE SET address = EXCLUDED.address, coin_type = EXCLUDED.coin_type,
+      attributes = EXCLUDED.attributes, registered_at = EXCLUDED.registered_at
+    WHERE names.address_key = EXCLUDED.address_key
+    RETURNING name`,
+  listSessions: `SELECT ${sessionColumns} FROM sessions WHERE address_key = $1 ORDER BY created_at DESC, pci`,
+  putSession: `INSERT INTO sessions (address, address_key, pci, chain_id, permissions, expiry, revoked, created_at)
+    VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8)
+    ON CONFLICT (address_key, pci) DO UPDATE SET address = EXCLUDED.address, chain_id = EXCLUDED.chain_id,
+      permissions = EXCLUDED.permissions, expiry = EXCLUDED.expiry, revoked = EXCLUDED.revoked,
+      created_at = EXCLUDED.created_at`,
+  revokeSession: `UPDATE sessions SET revoked = true WHERE address_key = $1 AND pci = $2 AND NOT revoked RETURNING pci`,
+} as const
+
+export const defaultLimit = 100
+export const maxLimit = 1000
+
+/** The Storage over a migrated client; `close` releases the driver. */
+export async function create(client: Client, close: () => Promise<void>): Promise<Storage> {
+  await client.exec(schema)
+  return {
+    analytics: {
+      async add(event) {
+        const { projectId, eventId, url, domain, timestamp, props } = event
+        await client.query(queries.addEvent, [projectId, eventId, url, domain, timestamp, JSON.stringify(props)])
+      },
+      async list(projectId, limit = defaultLimit) {
+        const n = Math.min(Math.max(Math.trunc(limit), 0), maxLimit)
+        return (await client.query<AnalyticsEvent>(queries.listEvents, [projectId, n])).rows
+      },
+    },
+    names: {
+      async get(name) {
+        return (await client.query<NameRecord>(queries.getName, [name])).rows[0]
+      },
+      async byAddress(address) {
+        return (await client.query<NameRecord>(queries.namesByAddress, [addressKey(address)])).rows
+      },
+      async put(record) {
+        const { name, address, coinType, attributes, registeredAt } = record
+        const params = [name, address, addressKey(address), coinType, JSON.stringify(attributes), registeredAt]
+        const { rows } = await client.query(queries.putName, params)
+        if (rows.length === 0) throw new NameTaken(`Name ${name} is registered to another address`)
+      },
+    },
+    sessions: {
+      async list(address) {
+        return (await client.query<SessionRecord>(queries.listSessions, [addressKey(address)])).rows
+      },
+      async put(record) {
+        const { address, pci, chainId, permissions, expiry, revoked, createdAt } = record
+        const params = [address, addressKey(address), pci, chainId, JSON.stringify(permissions ?? null), expiry, revoked, createdAt]
+        await client.query(queries.putSession, params)
+      },
+      async revoke(address, pci) {
+        return (await client.query(queries.revokeSession, [addressKey(address), pci])).rows.length > 0
+      },
+    },
+    close,
+  }
+}
+
+/** EVM addresses match whatever their checksum casing; other addresses (Solana) are case-sensitive. */
+export function addressKey(address: string): string {
+  return /^0x[0-9a-fA-F]{40}$/.test(address) ? address.toLowerCase() : address
+}

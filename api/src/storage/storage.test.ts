@@ -1,0 +1,235 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import * as Embedded from './embedded.js'
+import * as Postgres from './postgres.js'
+import { type AnalyticsEvent, type NameRecord, NameTaken, type SessionRecord, type Storage } from './Storage.js'
+import { findBin, installCommand, startPostgres } from './testPostgres.js'
+
+/** A fresh, empty place for a store, and a way to (re)open it. */
+type Place = { open: () => Promise<Storage>; dispose: () => Promise<void> }
+
+contract('embedded (PGlite)', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'doorway-storage-'))
+  // A directory that does not exist yet: open creates it.
+  return { open: () => Embedded.open(join(dir, 'db')), dispose: () => rm(dir, { recursive: true, force: true }) }
+})
+
+// Real PostgreSQL, never skipped: DOORWAY_TEST_POSTGRES_URL, else a throwaway server from Debian's binaries.
+contract('postgres', async () => {
+  const given = process.env.DOORWAY_TEST_POSTGRES_URL
+  const server = given ? { url: given, stop: async () => {} } : await startPostgres()
+  const database = `doorway_test_${process.pid}_${Date.now()}`
+  await admin(server.url, `CREATE DATABASE ${pg.escapeIdentifier(database)}`)
+  const url = new URL(server.url)
+  url.pathname = `/${database}`
+  return {
+    open: () => Postgres.open(url.href),
+    dispose: async () => {
+      await admin(server.url, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(database)} WITH (FORCE)`)
+      await server.stop()
+    },
+  }
+})
+
+describe('findBin', () => {
+  test('error: names the exact install command when the server binaries are missing', () => {
+    expect(installCommand).toBe('apt-get install -y postgresql')
+    expect(() => findBin('/nonexistent/postgresql')).toThrow(installCommand)
+  })
+})
+
+async function admin(url: string, statement: string) {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query(statement)
+  } finally {
+    await client.end()
+  }
+}
+
+function contract(name: string, create: () => Promise<Place>) {
+  describe(name, () => {
+    let place: Place
+    let store: Storage
+    let n = 0
+    const unique = (prefix: string) => `${prefix}-${++n}`
+
+    beforeAll(async () => {
+      place = await create()
+      store = await place.open()
+    }, 120_000)
+    afterAll(async () => {
+      await store?.close()
+      await place?.dispose()
+    }, 60_000)
+
+    const event = (projectId: string, timestamp: number, props: Record<string, unknown> = {}): AnalyticsEvent => ({
+      projectId,
+      eventId: unique('evt'),
+      url: 'http://localhost:5173/app?x=1',
+      domain: 'http://localhost:5173',
+      timestamp,
+      props,
+    })
+    const address = (digit: string) => `0x${digit.repeat(40)}`
+    const nameRecord = (name: string, owner: string, attributes: Record<string, string> = {}): NameRecord => ({
+      name,
+      address: owner,
+      coinType: 60,
+      attributes,
+      registeredAt: 1_700_000_000_000,
+    })
+    const session = (owner: string, pci: string, createdAt: number): SessionRecord => ({
+      address: owner,
+      pci,
+      chainId: 'eip155:31337',
+      permissions: [{ type: 'native-token-recurring-allowance', data: { allowance: '0x1' } }],
+      expiry: 1_800_000_000,
+      revoked: false,
+      createdAt,
+    })
+
+    describe('analytics', () => {
+      test('behavior: list returns the project events newest first, ties newest-added first', async () => {
+        const project = unique('project')
+        const [a, b, c, d] = [event(project, 1000), event(project, 3000), event(project, 2000), event(project, 3000)]
+        for (const e of [a, b, c, d]) await store.analytics.add(e)
+        expect(await store.analytics.list(project)).toEqual([d, b, c, a])
+      })
+
+      test('behavior: events of another project are not listed', async () => {
+        const [mine, theirs] = [unique('project'), unique('project')]
+        const e = event(mine, 1)
+        await store.analytics.add(e)
+        await store.analytics.add(event(theirs, 2))
+        expect(await store.analytics.list(mine)).toEqual([e])
+        expect(await store.analytics.list(unique('project'))).toEqual([])
+      })
+
+      test.each([
+        [0, 0],
+        [2, 2],
+        [10, 5],
+      ])('param: limit %i lists the %i newest', async (limit, count) => {
+        const project = unique('project')
+        for (let t = 1; t <= 5; t++) await store.analytics.add(event(project, t * 1000))
+        const listed = await store.analytics.list(project, limit)
+        expect(listed.map((e) => e.timestamp)).toEqual([5000, 4000, 3000, 2000, 1000].slice(0, count))
+      })
+
+      test('behavior: an event sent twice (same eventId) is stored once', async () => {
+        const project = unique('project')
+        const e = event(project, 1)
+        await store.analytics.add(e)
+        await store.analytics.add({ ...e, props: { retried: true } })
+        expect(await store.analytics.list(project)).toEqual([e])
+      })
+
+      test('behavior: props round-trip as JSON, millisecond timestamps stay numbers', async () => {
+        const project = unique('project')
+        const props = { event: 'CONNECT_SUCCESS', address: address('a'), nested: { list: [1, 'two', null, true] }, text: "é ✓ 'quoted' \"double\"" }
+        const e = event(project, 1_760_000_000_123, props)
+        await store.analytics.add(e)
+        expect(await store.analytics.list(project)).toEqual([e])
+      })
+    })
+
+    describe('names', () => {
+      test('behavior: get is undefined for an unregistered name', async () => {
+        expect(await store.names.get(unique('nobody'))).toBeUndefined()
+      })
+
+      test('behavior: put then get and byAddress return the record', async () => {
+        const record = nameRecord(unique('alice'), address('1'), { bio: 'hi' })
+        await store.names.put(record)
+        expect(await store.names.get(record.name)).toEqual(record)
+        expect(await store.names.byAddress(address('1'))).toEqual([record])
+      })
+
+      test('behavior: byAddress matches an EVM address whatever its case', async () => {
+        const owner = `0x${'aB'.repeat(20)}`
+        const record = nameRecord(unique('carol'), owner)
+        await store.names.put(record)
+        expect(await store.names.byAddress(owner.toLowerCase())).toEqual([record])
+        expect(await store.names.byAddress(`0x${'AB'.repeat(20)}`)).toEqual([record])
+      })
+
+      test('error: NameTaken when the name belongs to another address, which keeps it', async () => {
+        const record = nameRecord(unique('bob'), address('2'))
+        await store.names.put(record)
+        await expect(store.names.put(nameRecord(record.name, address('3')))).rejects.toBeInstanceOf(NameTaken)
+        expect(await store.names.get(record.name)).toEqual(record)
+        expect(await store.names.byAddress(address('3'))).toEqual([])
+      })
+
+      test('behavior: the same address re-registering updates the record', async () => {
+        const name = unique('dave')
+        await store.names.put(nameRecord(name, address('4'), { bio: 'old' }))
+        const updated = { ...nameRecord(name, address('4'), { bio: 'new', avatar: 'https://x.example/a.png' }), registeredAt: 1_700_000_100_000 }
+        await store.names.put(updated)
+        expect(await store.names.get(name)).toEqual(updated)
+        expect(await store.names.byAddress(address('4'))).toEqual([updated])
+      })
+    })
+
+    describe('sessions', () => {
+      test('behavior: list is empty for an address without sessions', async () => {
+        expect(await store.sessions.list(address('5'))).toEqual([])
+      })
+
+      test('behavior: list returns the address sessions newest first, and only its own', async () => {
+        const [older, newer] = [session(address('6'), unique('pci'), 1000), session(address('6'), unique('pci'), 2000)]
+        await store.sessions.put(older)
+        await store.sessions.put(newer)
+        await store.sessions.put(session(address('7'), unique('pci'), 3000))
+        expect(await store.sessions.list(address('6'))).toEqual([newer, older])
+      })
+
+      test('behavior: put with a known pci replaces the session', async () => {
+        const first = session(address('8'), unique('pci'), 1000)
+        await store.sessions.put(first)
+        const replaced = { ...first, chainId: 'eip155:31338', permissions: { scope: 'all' }, expiry: 1_900_000_000 }
+        await store.sessions.put(replaced)
+        expect(await store.sessions.list(address('8'))).toEqual([replaced])
+      })
+
+      test('behavior: revoke is true once, then false; the session stays listed as revoked', async () => {
+        const s = session(address('9'), unique('pci'), 1000)
+        await store.sessions.put(s)
+        expect(await store.sessions.revoke(address('9'), s.pci)).toBe(true)
+        expect(await store.sessions.revoke(address('9'), s.pci)).toBe(false)
+        expect(await store.sessions.list(address('9'))).toEqual([{ ...s, revoked: true }])
+      })
+
+      test('behavior: revoke is false for an unknown session or another address', async () => {
+        const s = session(address('c'), unique('pci'), 1000)
+        await store.sessions.put(s)
+        expect(await store.sessions.revoke(address('c'), unique('pci'))).toBe(false)
+        expect(await store.sessions.revoke(address('d'), s.pci)).toBe(false)
+        expect(await store.sessions.list(address('c'))).toEqual([s])
+      })
+    })
+
+    describe('durability', () => {
+      test('behavior: data is still there after close and reopen (migrations run again)', async () => {
+        const project = unique('project')
+        const e = event(project, 42)
+        const record = nameRecord(unique('erin'), address('e'))
+        const s = session(address('e'), unique('pci'), 1000)
+        await store.analytics.add(e)
+        await store.names.put(record)
+        await store.sessions.put(s)
+        await store.sessions.revoke(s.address, s.pci)
+        await store.close()
+        store = await place.open()
+        expect(await store.analytics.list(project)).toEqual([e])
+        expect(await store.names.get(record.name)).toEqual(record)
+        expect(await store.sessions.list(address('e'))).toEqual([{ ...s, revoked: true }])
+      }, 60_000)
+    })
+  })
+}

@@ -1,0 +1,198 @@
+/**
+ * Test helpers for the api's route tests: an in-memory Storage, a small Config, Deps with an RPC that
+ * counts its calls, and (for the history tests) a compiled test token and swap contract.
+ */
+import { createRequire } from 'node:module'
+import type { ChainId } from '@doorway/shared/Caip'
+import {
+  type Abi,
+  type Address,
+  type Hex,
+  type TransactionReceipt,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  encodeFunctionData,
+  getAddress,
+  http,
+  parseEther,
+} from 'viem'
+import { type PrivateKeyAccount, generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import type { Config, Token } from './config.js'
+import type { Deps } from './deps.js'
+import * as Rpc from './rpc.js'
+import { NameTaken, type NameRecord, type SessionRecord, type Storage } from './storage/Storage.js'
+
+export const projectId = 'test-project'
+
+/** A Storage double with the same rules as the real ones: names taken by another address fail, addresses match in any case. */
+export function memoryStorage(): Storage {
+  const names = new Map<string, NameRecord>()
+  const sessions: SessionRecord[] = []
+  const key = (address: string) => address.toLowerCase()
+  const analytics: Parameters<Storage['analytics']['add']>[0][] = []
+  return {
+    analytics: {
+      async add(event) {
+        analytics.push(event)
+      },
+      async list(id, limit = 100) {
+        return analytics.filter((e) => e.projectId === id).slice(-limit).reverse()
+      },
+    },
+    names: {
+      async get(name) {
+        return names.get(name)
+      },
+      async byAddress(address) {
+        return [...names.values()].filter((r) => key(r.address) === key(address))
+      },
+      async put(record) {
+        const existing = names.get(record.name)
+        if (existing && key(existing.address) !== key(record.address)) throw new NameTaken(`Name ${record.name} is registered to another address`)
+        names.set(record.name, record)
+      },
+    },
+    sessions: {
+      async list(address) {
+        return sessions.filter((s) => key(s.address) === key(address))
+      },
+      async put(record) {
+        const i = sessions.findIndex((s) => key(s.address) === key(record.address) && s.pci === record.pci)
+        if (i >= 0) sessions[i] = record
+        else sessions.push(record)
+      },
+      async revoke(address, pci) {
+        const session = sessions.find((s) => key(s.address) === key(address) && s.pci === pci && !s.revoked)
+        if (session) session.revoked = true
+        return session !== undefined
+      },
+    },
+    async close() {},
+  }
+}
+
+/** A config over the given nodes (CAIP-2 id → RPC URL), each an anvil-like network with ETH and the given tokens. */
+export function testConfig(rpcUrls: Partial<Record<ChainId, string>> = {}, tokens: Partial<Record<ChainId, Token[]>> = {}): Config {
+  const ether = { name: 'Ether', symbol: 'ETH', decimals: 18 }
+  const entries = Object.entries(rpcUrls) as [ChainId, string][]
+  return {
+    host: '127.0.0.1',
+    port: 8787,
+    publicUrl: 'http://api.test',
+    networks: Object.fromEntries(
+      entries.map(([id, rpcUrl]) => [id, { rpcUrl, name: `Anvil ${id.split(':')[1]}`, nativeCurrency: ether, testnet: true, tokens: tokens[id] ?? [] }]),
+    ),
+    projects: { [projectId]: { origins: ['http://localhost:5173'] } },
+    prices: { ETH: 3000, DUSD: 1, DWT: 0.25 },
+    storage: { kind: 'embedded', dir: '/nonexistent' },
+  }
+}
+
+/** Deps over a config, with the real JSON-RPC client wrapped to record every call. */
+export function testDeps(config: Config, overrides: Partial<Deps> = {}): { deps: Deps; calls: { chainId: ChainId; method: string }[] } {
+  const calls: { chainId: ChainId; method: string }[] = []
+  const rpc = overrides.rpc ?? Rpc.create(config)
+  const counting: Rpc.Rpc = (chainId, method, params) => {
+    calls.push({ chainId, method })
+    return rpc(chainId, method, params)
+  }
+  return { deps: { config, storage: memoryStorage(), now: Date.now, ...overrides, rpc: counting }, calls }
+}
+
+/**
+ * A bare ERC-20 (mint for anyone; emits Transfer and Approval) and a swap contract that takes one token
+ * and pays out another, so tests can make sends, approvals, trades, plain calls and failed calls.
+ */
+const source = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+contract TestToken {
+  mapping(address => uint256) public balanceOf;
+  mapping(address => mapping(address => uint256)) public allowance;
+  event Transfer(address indexed from, address indexed to, uint256 value);
+  event Approval(address indexed owner, address indexed spender, uint256 value);
+  function mint(address to, uint256 value) external { balanceOf[to] += value; emit Transfer(address(0), to, value); }
+  function transfer(address to, uint256 value) external returns (bool) { move(msg.sender, to, value); return true; }
+  function approve(address spender, uint256 value) external returns (bool) {
+    allowance[msg.sender][spender] = value; emit Approval(msg.sender, spender, value); return true;
+  }
+  function transferFrom(address from, address to, uint256 value) external returns (bool) {
+    allowance[from][msg.sender] -= value; move(from, to, value); return true;
+  }
+  function move(address from, address to, uint256 value) private { balanceOf[from] -= value; balanceOf[to] += value; emit Transfer(from, to, value); }
+}
+contract TestSwap {
+  function swap(TestToken give, TestToken take, uint256 amountIn, uint256 amountOut) external {
+    give.transferFrom(msg.sender, address(this), amountIn);
+    take.transfer(msg.sender, amountOut);
+  }
+  function ping() external {}
+  function fail() external pure { revert("no"); }
+}
+`
+
+export type Compiled = Record<'TestToken' | 'TestSwap', { abi: Abi; bytecode: Hex }>
+
+let compiled: Compiled | undefined
+
+/** The test contracts, compiled once per test file with the solc the devnet pins. */
+export function contracts(): Compiled {
+  if (compiled) return compiled
+  const solc = createRequire(import.meta.url)('solc') as { compile(input: string): string }
+  const input = {
+    language: 'Solidity',
+    sources: { 'Test.sol': { content: source } },
+    settings: { evmVersion: 'cancun', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+  }
+  type Output = { errors?: { severity: string; formattedMessage: string }[]; contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>> }
+  const output = JSON.parse(solc.compile(JSON.stringify(input))) as Output
+  const errors = (output.errors ?? []).filter((e) => e.severity === 'error')
+  if (errors.length) throw new Error(errors.map((e) => e.formattedMessage).join('\n'))
+  const get = (name: 'TestToken' | 'TestSwap') => {
+    const c = output.contracts['Test.sol']![name]!
+    return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` as Hex }
+  }
+  compiled = { TestToken: get('TestToken'), TestSwap: get('TestSwap') }
+  return compiled
+}
+
+/** Transactions on a local anvil chain from fresh funded accounts, so each test owns its history. */
+export function testChain(chain: { id: number; rpcUrl: string }) {
+  const viemChain = defineChain({
+    id: chain.id,
+    name: `Anvil ${chain.id}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [chain.rpcUrl] } },
+  })
+  const client = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl), pollingInterval: 50 })
+  const test = createTestClient({ chain: viemChain, mode: 'anvil', transport: http(chain.rpcUrl) })
+  const { TestToken, TestSwap } = contracts()
+
+  async function send(from: PrivateKeyAccount, tx: { to?: Address; value?: bigint; data?: Hex; gas?: bigint }): Promise<TransactionReceipt> {
+    const wallet = createWalletClient({ chain: viemChain, transport: http(chain.rpcUrl), account: from })
+    const hash = tx.to ? await wallet.sendTransaction({ ...tx, to: tx.to }) : await wallet.deployContract({ abi: [], bytecode: tx.data! })
+    return client.waitForTransactionReceipt({ hash })
+  }
+
+  return {
+    client,
+    test,
+    /** A new account holding 100 ETH (set directly, so no transaction shows in its history). */
+    async account(): Promise<PrivateKeyAccount> {
+      const account = privateKeyToAccount(generatePrivateKey())
+      await test.setBalance({ address: account.address, value: parseEther('100') })
+      return account
+    },
+    send,
+    async deploy(from: PrivateKeyAccount, name: 'TestToken' | 'TestSwap'): Promise<Address> {
+      const receipt = await send(from, { data: contracts()[name].bytecode })
+      return getAddress(receipt.contractAddress!)
+    },
+    /** Calls a test contract function; `gas` set skips estimation, so a reverting call is mined as failed. */
+    call(from: PrivateKeyAccount, to: Address, functionName: string, args: unknown[] = [], gas?: bigint) {
+      const abi = [...TestToken.abi, ...TestSwap.abi]
+      return send(from, { to, data: encodeFunctionData({ abi, functionName, args }), ...(gas ? { gas } : {}) })
+    },
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * The devnet's ERC-20 tokens: DUSD (6 decimals) and DWT (18 decimals) on every anvil chain, minted to
+ * the first five test accounts, and the manifest the api reads them from (api/src/config.ts).
+ * `import * as Tokens from './tokens.js'` → `await Tokens.deploy({ chains })`.
+ */
+import { createHash, randomUUID } from 'node:crypto'
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { ChainId } from '@doorway/shared/Caip'
+import {
+  type Abi,
+  type Address,
+  type Hex,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  erc20Abi,
+  getAddress,
+  getContractAddress,
+  http,
+} from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
+import type { Chain } from './anvil.js'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
+
+/** anvil's default mnemonic: its accounts 0–9 are the devnet's funded accounts. */
+export const mnemonic = 'test test test test test test test test test test test junk'
+
+/** Account 9 deploys, so the token addresses are the same on every fresh chain (its nonces 0 and 1). */
+export const deployer = mnemonicToAccount(mnemonic, { addressIndex: 9 })
+
+/** Accounts 0–4 each hold `supply` whole units of every token. */
+export const holders: readonly Address[] = [0, 1, 2, 3, 4].map((i) => mnemonicToAccount(mnemonic, { addressIndex: i }).address)
+
+export const supply = 1_000_000n
+
+/** Deployed in this order: DUSD at the deployer's nonce 0, DWT at nonce 1. */
+export const definitions = [
+  { name: 'Doorway USD', symbol: 'DUSD', decimals: 6 },
+  { name: 'Doorway Token', symbol: 'DWT', decimals: 18 },
+] as const
+
+export type Token = { address: Address; name: string; symbol: string; decimals: number }
+
+/** What api/src/config.ts reads from DOORWAY_DEVNET_MANIFEST: the tokens of each CAIP-2 network. */
+export type Manifest = { tokens: Partial<Record<ChainId, Token[]>> }
+
+// Relative env paths resolve against the working directory, as api/src/config.ts reads them.
+export const manifestPath = process.env.DOORWAY_DEVNET_MANIFEST ?? join(root, '.doorway/devnet.json')
+export const artifactPath = join(root, '.doorway/DoorwayToken.json')
+export const sourcePath = join(root, 'devnet/contracts/DoorwayToken.sol')
+
+/**
+ * Deploys the tokens on every chain (in parallel), reusing any already there, and writes the manifest.
+ * Idempotent: a chain that already has them keeps their addresses.
+ */
+export async function deploy(options: deploy.Options): Promise<Manifest> {
+  const { chains, manifest: path = manifestPath, artifact: cache = artifactPath } = options
+  const compiled = artifact({ path: cache })
+  const previous = readJson<Manifest>(path)?.tokens ?? {}
+  const lists = await Promise.all(chains.map((chain) => deployOn(chain, compiled, previous[`eip155:${chain.id}`] ?? [])))
+  const manifest: Manifest = { tokens: Object.fromEntries(chains.map((chain, i) => [`eip155:${chain.id}`, lists[i]])) }
+  writeJson(path, manifest)
+  return manifest
+}
+export declare namespace deploy {
+  type Options = {
+    chains: readonly Chain[]
+    /** Where the manifest goes; defaults to DOORWAY_DEVNET_MANIFEST, else `.doorway/devnet.json`. */
+    manifest?: string
+    /** The compiled-contract cache; defaults to `.doorway/DoorwayToken.json`. */
+    artifact?: string
+  }
+}
+
+export type Artifact = { hash: string; abi: Abi; bytecode: Hex }
+
+/** The compiled token, from the cache when the source and compiler settings are unchanged. */
+export function artifact(options: artifact.Options = {}): Artifact {
+  const { path = artifactPath } = options
+  const source = readFileSync(sourcePath, 'utf8')
+  const hash = sourceHash(source)
+  const cached = readJson<Artifact>(path)
+  if (cached?.hash === hash) return cached
+  const compiled = { hash, ...compile(source) }
+  writeJson(path, compiled)
+  return compiled
+}
+export declare namespace artifact {
+  type Options = { path?: string }
+}
+
+const settings = {
+  optimizer: { enabled: true, runs: 200 },
+  // pinned so the bytecode does not move with the compiler's default hardfork
+  evmVersion: 'cancun',
+  outputSelection: { '*': { DoorwayToken: ['abi', 'evm.bytecode.object'] } },
+}
+
+const require = createRequire(import.meta.url)
+
+// The compiler version is part of the key: a solc bump recompiles.
+function sourceHash(source: string): string {
+  const solcVersion = (require('solc/package.json') as { version: string }).version
+  return createHash('sha256').update(JSON.stringify({ source, settings, solcVersion })).digest('hex')
+}
+
+type SolcOutput = {
+  errors?: { severity: string; formattedMessage: string }[]
+  contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>
+}
+
+// solc is loaded only here: its wasm takes a second to load, which cached starts skip.
+function compile(source: string): Omit<Artifact, 'hash'> {
+  const solc = require('solc') as { compile(input: string): string }
+  const input = { language: 'Solidity', sources: { 'DoorwayToken.sol': { content: source } }, settings }
+  const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput
+  const errors = (output.errors ?? []).filter((e) => e.severity === 'error')
+  if (errors.length) throw new Error(`DoorwayToken.sol does not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`)
+  const contract = output.contracts!['DoorwayToken.sol']!.DoorwayToken!
+  return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` }
+}
+
+async function deployOn(chain: Chain, compiled: Artifact, previous: readonly Token[]): Promise<Token[]> {
+  const { client, wallet } = clients(chain)
+  const tokens: Token[] = []
+  // In nonce order: each deployment must land before the next one's address is predicted.
+  for (const [nonce, definition] of definitions.entries()) {
+    // The predicted address first; then the one the last manifest recorded, for chains where the
+    // deployer's early nonces went elsewhere and the tokens landed at other addresses.
+    const predicted = getContractAddress({ from: deployer.address, nonce: BigInt(nonce) })
+    const recorded = previous.find((token) => token.symbol === definition.symbol)?.address
+    const address =
+      (await find(client, [predicted, recorded], definition.symbol)) ??
+      (await deployToken({ client, wallet }, compiled, definition))
+    tokens.push({ address, ...definition })
+  }
+  return tokens
+}
+
+async function find(client: Clients['client'], candidates: (Address | undefined)[], symbol: string): Promise<Address | undefined> {
+  for (const address of candidates) if (address && (await isDeployed(client, address, symbol))) return address
+  return undefined
+}
+
+function clients(chain: Chain) {
+  const viemChain = defineChain({
+    id: chain.id,
+    name: `Anvil ${chain.id}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [chain.rpcUrl] } },
+  })
+  // anvil mines each transaction at once; the default 4 s polling would only add waiting
+  const client = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl), pollingInterval: 50 })
+  const wallet = createWalletClient({ chain: viemChain, transport: http(chain.rpcUrl), account: deployer })
+  return { client, wallet }
+}
+type Clients = ReturnType<typeof clients>
+
+// The symbol check matters when the deployer's early nonces went elsewhere: the other token (or
+// another contract) may then sit at this token's predicted address.
+async function isDeployed(client: Clients['client'], address: Address, symbol: string): Promise<boolean> {
+  const code = await client.getCode({ address })
+  if (!code || code === '0x') return false
+  const actual = await client.readContract({ address, abi: erc20Abi, functionName: 'symbol' }).catch(() => undefined)
+  return actual === symbol
+}
+
+async function deployToken({ client, wallet }: Clients, compiled: Artifact, token: (typeof definitions)[number]): Promise<Address> {
+  const amount = supply * 10n ** BigInt(token.decimals)
+  const hash = await wallet.deployContract({
+    abi: compiled.abi,
+    bytecode: compiled.bytecode,
+    args: [token.name, token.symbol, token.decimals, holders, amount],
+  })
+  const receipt = await client.waitForTransactionReceipt({ hash })
+  if (receipt.status !== 'success' || !receipt.contractAddress)
+    throw new Error(`Deploying ${token.symbol} on chain ${client.chain.id} failed (${hash})`)
+  // receipts carry lowercase addresses; the manifest keeps the checksummed form the reuse path gives
+  return getAddress(receipt.contractAddress)
+}
+
+function readJson<T>(path: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T
+  } catch {
+    return undefined
+  }
+}
+
+// Written whole then renamed: parallel starts (or test files) never read half a file.
+function writeJson(path: string, value: unknown): void {
+  mkdirSync(dirname(path), { recursive: true })
+  const temporary = `${path}.${randomUUID()}.tmp`
+  writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`)
+  renameSync(temporary, path)
+}

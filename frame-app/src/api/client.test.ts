@@ -1,0 +1,72 @@
+import { describe, expect, test, vi } from 'vitest'
+import * as Client from './client.js'
+
+function setup(answer: (url: URL, init: RequestInit) => Response | Promise<Response>) {
+  const fetch = vi.fn((input: URL | RequestInfo, init?: RequestInit) => Promise.resolve(answer(input as URL, init ?? {})))
+  const client = Client.create({ baseUrl: 'http://api.test', projectId: 'p1', sdkType: 'appkit', sdkVersion: 'html-doorway-0.1.0', fetch: fetch as typeof globalThis.fetch })
+  return { client, fetch, url: () => fetch.mock.calls[0]![0] as URL, init: () => fetch.mock.calls[0]![1]! }
+}
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+const eth = { name: 'Ether', symbol: 'ETH', chainId: 'eip155:31337', price: 3000, value: 3000, quantity: { decimals: '18', numeric: '1' }, iconUrl: 'http://api.test/i' }
+
+describe('create', () => {
+  test('behavior: every call carries projectId, st and sv (spec §7)', async () => {
+    const { client, url } = setup(() => json({ balances: [eth] }))
+    await client.balances('0xabc', { chainId: 'eip155:31337' })
+    expect(url().pathname).toBe('/v1/account/0xabc/balance')
+    expect(Object.fromEntries(url().searchParams)).toEqual({ projectId: 'p1', st: 'appkit', sv: 'html-doorway-0.1.0', currency: 'usd', chainId: 'eip155:31337' })
+  })
+
+  test('param: forceUpdate and clientId are sent only when given', async () => {
+    const { client, fetch } = setup(() => json({ balances: [] }))
+    await client.balances('0xabc', { forceUpdate: true })
+    await client.http('DELETE', '/x', (_: unknown): _ is unknown => true, { clientId: 'c1' })
+    const [first, second] = fetch.mock.calls.map(([u]) => (u as URL).searchParams)
+    expect(first!.get('forceUpdate')).toBe('true')
+    expect(second!.get('clientId')).toBe('c1')
+  })
+
+  test('behavior: JSON bodies for POST', async () => {
+    const { client, init } = setup(() => json({ success: true }, 202))
+    await client.sendEvent({ eventId: 'e', url: 'http://a', domain: 'http://a', timestamp: 1, props: { event: 'MODAL_OPEN' } })
+    expect(init()).toMatchObject({ method: 'POST', headers: { 'content-type': 'application/json' } })
+    expect(JSON.parse(init().body as string)).toMatchObject({ props: { event: 'MODAL_OPEN' } })
+  })
+
+  test('error: a non-OK answer throws an error carrying the HTTP status and the api message', async () => {
+    const { client } = setup(() => json({ message: 'Origin http://x not found on Allowlist - update configuration' }, 403))
+    const error = await client.analyticsConfig().catch((e) => e)
+    expect(error).toBeInstanceOf(Client.ApiError)
+    expect([error.status, error.message]).toEqual([403, 'Origin http://x not found on Allowlist - update configuration'])
+  })
+
+  test('error: an answer of the wrong shape is refused', async () => {
+    const { client } = setup(() => json({ balances: [{ ...eth, price: 'free' }] }))
+    await expect(client.balances('0xabc', {})).rejects.toThrow('Unexpected answer from /v1/account/0xabc/balance')
+  })
+
+  test('behavior: onramp options fall back to the built-in sample options (spec §8)', async () => {
+    const { client } = setup(() => json({ message: 'down' }, 500))
+    const options = await client.onrampOptions()
+    expect(options.paymentCurrencies.map((c) => [c.id, c.payment_method_limits])).toEqual([
+      ['USD', [{ id: 'card', min: '10.00', max: '7500.00' }, { id: 'ACH_BANK_ACCOUNT', min: '10.00', max: '25000.00' }]],
+      ['EUR', [{ id: 'card', min: '10.00', max: '7500.00' }, { id: 'ACH_BANK_ACCOUNT', min: '10.00', max: '25000.00' }]],
+    ])
+  })
+
+  test('behavior: the onramp quote falls back to the mocked quote (spec §8)', async () => {
+    const { client } = setup(() => Promise.reject(new TypeError('network down')))
+    const quote = await client.onrampQuote({ purchaseCurrency: 'ETH', paymentCurrency: 'USD', amount: '100', network: 'ethereum' })
+    expect(quote.quoteId).toBe('mocked-quote-id')
+    expect(quote.paymentTotal).toEqual({ amount: '100', currency: 'USD' })
+  })
+
+  test('error: a call that never answers times out', async () => {
+    vi.useFakeTimers()
+    const { client } = setup((_, init) => new Promise((_, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason))))
+    const pending = client.analyticsConfig().catch((e: Error) => e.name)
+    await vi.advanceTimersByTimeAsync(Client.timeoutMs)
+    await expect(pending).resolves.toBe('TimeoutError')
+    vi.useRealTimers()
+  })
+})

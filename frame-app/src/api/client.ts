@@ -1,0 +1,92 @@
+/**
+ * The one client of the api (spec §7): every call carries projectId, st (sdkType) and sv (sdkVersion);
+ * every call times out; every answer is checked before use; a non-OK answer throws an error carrying
+ * the HTTP status. Onramp calls fall back as spec §8 says.
+ */
+import type { ChainId } from '@doorway/shared/Caip'
+import * as S from '@doorway/shared/Schema'
+import * as Fallbacks from './fallbacks.js'
+
+export const timeoutMs = 10_000
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+const quantity = S.object({ decimals: S.string({ max: 4 }), numeric: S.string({ max: 96 }) })
+export const balance = S.object({
+  name: S.string({ max: 128 }),
+  symbol: S.string({ max: 32 }),
+  chainId: S.string({ max: 80 }),
+  address: S.optional(S.string({ max: 200 })),
+  value: S.optional(S.number),
+  price: S.number,
+  quantity,
+  iconUrl: S.string({ max: 2048 }),
+})
+export type Balance = S.Infer<typeof balance>
+const balances = S.object({ balances: S.array(balance, 512) })
+const analyticsConfig = S.object({ isAnalyticsEnabled: S.boolean })
+const identity = S.object({ name: S.union(S.string({ max: 256 }), S.literal(null)), avatar: S.union(S.string({ max: 2048 }), S.literal(null)) })
+
+export type AnalyticsEvent = { eventId: string; url: string; domain: string; timestamp: number; props: Record<string, unknown> }
+
+export type Client = ReturnType<typeof create>
+
+export function create(options: create.Options) {
+  const { baseUrl, projectId = '', sdkType, sdkVersion, fetch: fetchFn = fetch } = options
+
+  /** The generic HTTP client of spec §7: GET, POST, PUT, DELETE with JSON bodies, optional clientId. */
+  async function http<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, check: S.Schema<T>, init: Request = {}): Promise<T> {
+    const url = new URL(path, baseUrl)
+    const query = { projectId, st: sdkType, sv: sdkVersion, ...init.query, clientId: init.clientId }
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value))
+    const controller = new AbortController()
+    const timer = setTimeout(() => controller.abort(new DOMException('The api did not answer in time', 'TimeoutError')), timeoutMs)
+    init.signal?.addEventListener('abort', () => controller.abort(init.signal!.reason))
+    const response = await fetchFn(url, {
+      method,
+      signal: controller.signal,
+      ...(init.body !== undefined && { body: JSON.stringify(init.body), headers: { 'content-type': 'application/json' } }),
+    }).finally(() => clearTimeout(timer))
+    const body: unknown = await response.json().catch(() => undefined)
+    if (!response.ok) throw new ApiError(response.status, (body as { message?: string } | undefined)?.message ?? response.statusText)
+    if (!check(body)) throw new ApiError(response.status, `Unexpected answer from ${path}`)
+    return body
+  }
+
+  return {
+    http,
+    balances(address: string, params: { chainId?: ChainId; forceUpdate?: boolean }, signal?: AbortSignal) {
+      const query = { currency: 'usd', chainId: params.chainId, forceUpdate: params.forceUpdate || undefined }
+      return http('GET', `/v1/account/${address}/balance`, balances, { query, signal }).then((r) => r.balances)
+    },
+    identity(address: string) {
+      return http('GET', `/v1/identity/${address}`, identity, { query: { sender: address } })
+    },
+    analyticsConfig() {
+      return http('GET', '/getAnalyticsConfig', analyticsConfig)
+    },
+    sendEvent(event: AnalyticsEvent) {
+      return http('POST', '/e', S.unknown, { body: event })
+    },
+    /** spec §8: onramp options fall back to the built-in sample options on failure. */
+    onrampOptions() {
+      return http('GET', '/v1/onramp/options', Fallbacks.isOnrampOptions).catch(() => Fallbacks.onrampOptions)
+    },
+    /** spec §8: the onramp quote falls back to a mocked quote with id mocked-quote-id. */
+    onrampQuote(body: { purchaseCurrency: string; paymentCurrency: string; amount: string; network: string }) {
+      return http('POST', '/v1/onramp/quote', Fallbacks.isOnrampQuote, { body }).catch(() => Fallbacks.mockedQuote(body))
+    },
+  }
+}
+export declare namespace create {
+  type Options = { baseUrl: string; projectId?: string | undefined; sdkType: string; sdkVersion: string; fetch?: typeof fetch }
+}
+type Request = { query?: Record<string, string | number | boolean | undefined>; body?: unknown; signal?: AbortSignal | undefined; clientId?: string }
+
