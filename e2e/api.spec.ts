@@ -59,3 +59,60 @@ test("error: an origin off the project's allowlist shows 'Invalid App Configurat
   await expect(frame.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
   await expect(alert).toHaveCount(0)
 })
+
+test.describe('wallet catalogue', () => {
+  test('behavior: Connect shows recommended wallets and the All Wallets count', async ({ page }) => {
+    await ready(page)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    const frame = modalFrame(page)
+    await expect(frame.getByRole('list', { name: 'Recommended wallets' }).getByRole('button')).toHaveCount(4)
+    await expect(frame.getByRole('button', { name: /^All Wallets \d+$/ })).toBeVisible()
+  })
+
+  test('behavior: All Wallets pages by 40 on scroll and a search narrows the list', async ({ page }) => {
+    const calls = apiCalls(page)
+    await ready(page)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    const frame = modalFrame(page)
+    await frame.getByRole('button', { name: /^All Wallets/ }).click()
+    const list = frame.getByRole('list', { name: 'All wallets' })
+    await expect(list.getByRole('listitem').first()).toBeVisible()
+    const pages = () => calls.filter((u) => u.pathname === '/getWallets' && u.searchParams.get('entries') === '40').map((u) => u.searchParams.get('page'))
+    expect(pages()).toEqual(['1'])
+    // The list is virtualised: scrolling to its end asks for page 2.
+    await list.locator('xpath=..').evaluate((grid) => grid.scrollTo(0, grid.scrollHeight))
+    await expect.poll(pages).toEqual(['1', '2'])
+    await expect(list.getByRole('listitem').last()).toHaveAttribute('aria-posinset', /^(4[1-9]|[5-9]\d)$/)
+
+    await frame.getByRole('searchbox', { name: 'Search wallets' }).fill('rain')
+    await expect(list.getByRole('button', { name: 'Rainbow' })).toBeVisible()
+    await expect(list.getByRole('listitem')).toHaveCount(1)
+    const search = calls.find((u) => u.searchParams.get('search') === 'rain')!
+    expect(search.searchParams.get('entries')).toBe('100')
+
+    await frame.getByRole('searchbox', { name: 'Search wallets' }).fill('no such wallet')
+    await expect(frame.getByText('No wallet matches your search.')).toBeVisible()
+  })
+
+  test('behavior: include and exclude ids are honoured; installed wallets connect as extensions, others by WalletConnect', async ({ page }) => {
+    await ready(page, '?options={"includeWalletIds":["rainbow","trust","metamask"],"excludeWalletIds":["trust"]}')
+    // A wallet with MetaMask's rdns is installed on this page (it declines every request).
+    await page.evaluate(() => {
+      const info = { uuid: crypto.randomUUID(), name: 'MetaMask', icon: 'data:image/svg+xml,', rdns: 'io.metamask' }
+      const provider = { request: () => Promise.reject(Object.assign(new Error('User rejected the request.'), { code: 4001 })) }
+      window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: Object.freeze({ info, provider }) }))
+    })
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    const frame = modalFrame(page)
+    await frame.getByRole('button', { name: /^All Wallets/ }).click()
+    const list = frame.getByRole('list', { name: 'All wallets' })
+    await expect(list.getByRole('button')).toHaveText(['MetaMask', 'Rainbow'])
+
+    await list.getByRole('button', { name: 'Rainbow' }).click()
+    await expect(frame.getByRole('dialog', { name: 'WalletConnect' })).toBeVisible()
+    await frame.getByRole('button', { name: 'Back' }).click()
+    await list.getByRole('button', { name: 'MetaMask' }).click()
+    await expect(frame.getByRole('dialog', { name: 'Connecting' })).toBeVisible()
+    await expect(frame.getByRole('alert')).toContainText('Connection declined')
+  })
+})

@@ -175,8 +175,6 @@ export const ui = {
   },
   // Honest placeholders: what is not built yet says so, and shows no made-up data.
   later: {
-    wallets: 'WalletConnect wallets are not available in this version yet.',
-    allWallets: 'The wallet catalogue is not available in this version yet.',
     walletConnect: 'WalletConnect is not available in this version yet.',
     approve: 'Approving embedded-wallet requests is not available in this version yet.',
     siwx: 'Sign-in with your wallet is not available in this version yet.',
@@ -184,7 +182,6 @@ export const ui = {
     names: 'Name registration is not available in this version yet.',
     email: 'Email login is not available in this version yet.',
     socials: 'Login with {providers} is not available in this version yet.',
-    tokens: 'Token balances are not available in this version yet.',
     nfts: 'NFTs are not available in this version yet.',
     history: 'Transaction history is not available in this version yet.',
     send: 'Sending tokens is not available in this version yet.',
@@ -207,6 +204,8 @@ export const ui = {
     socials: 'Social login',
     wallets: 'Wallets',
     continueWithWallet: 'Continue with a wallet',
+    featured: 'Featured wallets',
+    recommended: 'Recommended wallets',
     legalPrefix: 'By connecting your wallet, you agree to our',
     terms: 'Terms of Service',
     and: 'and',
@@ -243,6 +242,12 @@ export const ui = {
     nfts: 'NFTs',
     activity: 'Activity',
     historyOff: 'Transaction history is turned off for this app.',
+  },
+  allWallets: {
+    search: 'Search wallets',
+    list: 'All wallets',
+    empty: 'No wallet matches your search.',
+    failed: 'The wallet list could not be loaded.',
   },
   tokens: {
     unavailable: 'Token balances could not be loaded.',

@@ -61,8 +61,11 @@ describe('query', () => {
   })
 
   test.each([
-    ['chains: any of them', { chains: [sol, base] }, ['charlie', 'echo', 'bravo']],
+    // base is eip155: every EVM wallet matches it (EIP-3085 add-chain), so foxtrot and alpha come in.
+    ['chains: any of them', { chains: [sol, base] }, ['charlie', 'echo', 'bravo', 'foxtrot', 'alpha']],
     ['chains: none match', { chains: ['polkadot:91b171bb158e2d3848fa23a9f1c25182'] }, []],
+    ['chains: an EVM chain nobody lists matches every EVM wallet', { chains: ['eip155:31337'] }, ['charlie', 'foxtrot', 'alpha']],
+    ['chains: a Solana chain nobody lists matches no one', { chains: ['solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'] }, []],
     ['include: only those, in rank order', { include: ['delta', 'echo', 'nope'] }, ['echo', 'delta']],
     ['exclude: none of those', { exclude: ['charlie', 'alpha'] }, ['echo', 'bravo', 'foxtrot', 'delta']],
     ['include and exclude together', { include: ['alpha', 'bravo'], exclude: ['bravo'] }, ['alpha']],

@@ -63,10 +63,20 @@ export function query(wallets: readonly Wallet[], params: query.Params, { public
   return { data, count: matches.length }
 }
 
+/**
+ * An EVM wallet can add any EVM chain (EIP-3085), so for eip155 supporting one chain is enough: a dapp
+ * on a chain the catalogue never heard of (a devnet, a new L2) still lists every EVM wallet. Other
+ * namespaces need the exact chain (a Solana wallet does not speak a different genesis).
+ */
+function supports(wallet: { chains: readonly Caip.ChainId[] }, chain: Caip.ChainId): boolean {
+  if (wallet.chains.includes(chain)) return true
+  return chain.startsWith('eip155:') && wallet.chains.some((c) => c.startsWith('eip155:'))
+}
+
 function matcher({ chains, include, exclude, search, badge }: query.Params) {
   const needle = search?.toLowerCase()
   return (wallet: Wallet) =>
-    (chains.length === 0 || wallet.chains.some((chain) => chains.includes(chain))) &&
+    (chains.length === 0 || chains.some((chain) => supports(wallet, chain))) &&
     (include.length === 0 || include.includes(wallet.id)) &&
     !exclude.includes(wallet.id) &&
     (needle === undefined || wallet.name.toLowerCase().includes(needle)) &&

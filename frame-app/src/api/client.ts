@@ -32,6 +32,27 @@ export const balance = S.object({
 export type Balance = S.Infer<typeof balance>
 const balances = S.object({ balances: S.array(balance, 512) })
 const analyticsConfig = S.object({ isAnalyticsEnabled: S.boolean })
+const link = S.union(S.string({ max: 512 }), S.literal(null))
+// spec §3 wallet listing (plus the image url and rank the catalogue adds).
+export const walletListing = S.object({
+  id: S.string({ min: 1, max: 128 }),
+  name: S.string({ min: 1, max: 128 }),
+  image_id: S.string({ max: 128 }),
+  image_url: S.string({ max: 2048 }),
+  rdns: S.union(S.string({ max: 128 }), S.literal(null)),
+  chains: S.array(S.string({ max: 80 }), 64),
+  mobile_link: link,
+  desktop_link: link,
+  webapp_link: link,
+  homepage: link,
+  app_store: link,
+  play_store: link,
+  chrome_store: link,
+  badge_type: S.string({ max: 32 }),
+  order: S.number,
+})
+export type WalletListing = S.Infer<typeof walletListing>
+const walletPage = S.object({ data: S.array(walletListing, 100), count: S.number })
 const identity = S.object({ name: S.union(S.string({ max: 256 }), S.literal(null)), avatar: S.union(S.string({ max: 2048 }), S.literal(null)) })
 
 export type AnalyticsEvent = { eventId: string; url: string; domain: string; timestamp: number; props: Record<string, unknown> }
@@ -68,6 +89,19 @@ export function create(options: create.Options) {
     },
     identity(address: string) {
       return http('GET', `/v1/identity/${address}`, identity, { query: { sender: address } })
+    },
+    /** spec §7 GET /getWallets: page, entries, chains, include, exclude, search. */
+    wallets(params: { page: number; entries: number; chains?: string[]; include?: string[]; exclude?: string[]; search?: string }, signal?: AbortSignal) {
+      const list = (ids?: string[]) => (ids?.length ? ids.join(',') : undefined)
+      const query = {
+        page: params.page,
+        entries: params.entries,
+        chains: list(params.chains),
+        include: list(params.include),
+        exclude: list(params.exclude),
+        search: params.search || undefined,
+      }
+      return http('GET', '/getWallets', walletPage, { query, signal })
     },
     analyticsConfig() {
       return http('GET', '/getAnalyticsConfig', analyticsConfig)

@@ -9,8 +9,10 @@ import { type ComponentType, lazy } from 'react'
 import { Placeholder } from '../components/Placeholder.js'
 import type { Route, RouteOf } from '../state/routes.js'
 import { Account } from './Account/Account.js'
+import { AllWallets } from './AllWallets/AllWallets.js'
 import { Connect } from './Connect/Connect.js'
 import { ConnectingExternal } from './ConnectingExternal/ConnectingExternal.js'
+import { ConnectingWalletConnect } from './ConnectingWalletConnect/ConnectingWalletConnect.js'
 import { Networks } from './Networks/Networks.js'
 import { UnsupportedChain } from './UnsupportedChain/UnsupportedChain.js'
 
@@ -25,9 +27,9 @@ export const views: { [V in Route['view']]: Definition<V> } = {
   Connect: { component: Connect },
   Account: { component: Account },
   Networks: { component: () => <Networks /> },
-  AllWallets: { component: later(ui.later.allWallets) },
+  AllWallets: { component: AllWallets },
   ConnectingWalletConnectBasic: { component: later(ui.later.walletConnect) },
-  ConnectingWalletConnect: { component: later(ui.later.walletConnect) },
+  ConnectingWalletConnect: { component: ConnectingWalletConnect },
   ConnectingExternal: { component: ConnectingExternal },
   ApproveTransaction: { component: later(ui.later.approve) },
   SIWXSignMessage: { component: later(ui.later.siwx) },

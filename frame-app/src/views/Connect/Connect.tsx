@@ -1,10 +1,11 @@
+import * as Format from '@doorway/shared/Format'
 import { ui } from '@doorway/shared/Messages'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { Fragment, lazy, Suspense, useState } from 'react'
-import { Placeholder } from '../../components/Placeholder.js'
 import { configAtom } from '../../state/config.js'
 import { pushAtom } from '../../state/router.js'
+import { CatalogueWallets, useCatalogueCount } from './CatalogueWallets.js'
 import { InstalledWallets } from './InstalledWallets.js'
 
 // Optional interface parts (spec §1): fetched only when their feature is on, warmed at init.
@@ -44,6 +45,7 @@ export function Connect() {
 
 function Wallets({ collapsed }: { collapsed: boolean }) {
   const push = useSetAtom(pushAtom)
+  const count = useCatalogueCount()
   const [expanded, setExpanded] = useState(!collapsed)
   if (!expanded)
     return (
@@ -54,9 +56,10 @@ function Wallets({ collapsed }: { collapsed: boolean }) {
   return (
     <section className="stack" aria-label={ui.connect.wallets}>
       <InstalledWallets />
-      <Placeholder>{ui.later.wallets}</Placeholder>
+      <CatalogueWallets />
       <button type="button" className="list-button" onClick={() => push({ view: 'AllWallets' })}>
-        {ui.views.AllWallets}
+        <span>{ui.views.AllWallets}</span>
+        {count !== undefined && <span className="badge">{Format.formatNumber(count, 0)}</span>}
       </button>
     </section>
   )

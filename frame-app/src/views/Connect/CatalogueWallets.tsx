@@ -1,0 +1,44 @@
+import { ui } from '@doorway/shared/Messages'
+import { useAtomValue } from 'jotai'
+import { loadable } from 'jotai/utils'
+import { WalletIcon } from '../../components/WalletIcon.js'
+import { connectListsAtom, type Wallet } from '../../state/catalogue.js'
+import { useChooseWallet } from './useChooseWallet.js'
+
+const listsAtom = loadable(connectListsAtom)
+
+/** Featured then recommended wallets from the catalogue (spec §9: 4 each). Quietly absent if the api is. */
+export function CatalogueWallets() {
+  const lists = useAtomValue(listsAtom)
+  const choose = useChooseWallet()
+  if (lists.state !== 'hasData') return null
+  const { featured, recommended } = lists.data
+  return (
+    <>
+      <WalletList label={ui.connect.featured} wallets={featured} onChoose={choose} />
+      <WalletList label={ui.connect.recommended} wallets={recommended} onChoose={choose} />
+    </>
+  )
+}
+
+/** The All Wallets entry's count, once the catalogue answered. */
+export function useCatalogueCount(): number | undefined {
+  const lists = useAtomValue(listsAtom)
+  return lists.state === 'hasData' ? lists.data.count : undefined
+}
+
+function WalletList({ label, wallets, onChoose }: { label: string; wallets: Wallet[]; onChoose(wallet: Wallet): void }) {
+  if (!wallets.length) return null
+  return (
+    <ul className="list" aria-label={label}>
+      {wallets.map((wallet) => (
+        <li key={wallet.id}>
+          <button type="button" className="list-button" onClick={() => onChoose(wallet)}>
+            <WalletIcon src={wallet.imageUrl} />
+            <span>{wallet.name}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  )
+}

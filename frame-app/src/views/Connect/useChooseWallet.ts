@@ -1,0 +1,14 @@
+import { useAtomValue, useSetAtom } from 'jotai'
+import type { Wallet } from '../../state/catalogue.js'
+import { connectorsAtom } from '../../state/connection.js'
+import { pushAtom } from '../../state/router.js'
+
+/** A wallet the host page has connects as an extension; any other goes to its WalletConnect view. */
+export function useChooseWallet() {
+  const connectors = useAtomValue(connectorsAtom)
+  const push = useSetAtom(pushAtom)
+  return (wallet: Wallet) => {
+    const installed = wallet.rdns ? connectors.find((c) => c.id === wallet.rdns) : undefined
+    push(installed ? { view: 'ConnectingExternal', connectorId: installed.id } : { view: 'ConnectingWalletConnect', walletId: wallet.id })
+  }
+}
