@@ -12,7 +12,6 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
-  defineChain,
   encodeFunctionData,
   getAddress,
   http,
@@ -23,6 +22,7 @@ import type { Config, Token } from './config.js'
 import type { Deps } from './deps.js'
 import * as Rpc from './rpc.js'
 import { NameTaken, type NameRecord, type SessionRecord, type Storage } from './storage/Storage.js'
+import * as Anvil from '../../devnet/src/anvil.js'
 
 export const projectId = 'test-project'
 
@@ -159,12 +159,7 @@ export function contracts(): Compiled {
 
 /** Transactions on a local anvil chain from fresh funded accounts, so each test owns its history. */
 export function testChain(chain: { id: number; rpcUrl: string }) {
-  const viemChain = defineChain({
-    id: chain.id,
-    name: `Anvil ${chain.id}`,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [chain.rpcUrl] } },
-  })
+  const viemChain = Anvil.viemChain(chain)
   const client = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl), pollingInterval: 50 })
   const test = createTestClient({ chain: viemChain, mode: 'anvil', transport: http(chain.rpcUrl) })
   const { TestToken, TestSwap } = contracts()

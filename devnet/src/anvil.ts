@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { defineChain } from 'viem'
 import { chains as stackChains } from './stack.js'
 
 export type Chain = { id: number; port: number; rpcUrl: string }
@@ -109,5 +110,15 @@ function kill(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     child.once('exit', () => resolve())
     child.kill('SIGTERM')
+  })
+}
+
+/** A local chain as viem knows chains, for clients that talk to it. */
+export function viemChain(chain: Pick<Chain, 'id' | 'rpcUrl'>) {
+  return defineChain({
+    id: chain.id,
+    name: `Anvil ${chain.id}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [chain.rpcUrl] } },
   })
 }

@@ -15,7 +15,6 @@ import {
   type Hex,
   createPublicClient,
   createWalletClient,
-  defineChain,
   erc20Abi,
   getAddress,
   getContractAddress,
@@ -23,6 +22,7 @@ import {
 } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import type { Chain } from './anvil.js'
+import * as Anvil from './anvil.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -147,12 +147,7 @@ async function find(client: Clients['client'], candidates: (Address | undefined)
 }
 
 function clients(chain: Chain) {
-  const viemChain = defineChain({
-    id: chain.id,
-    name: `Anvil ${chain.id}`,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [chain.rpcUrl] } },
-  })
+  const viemChain = Anvil.viemChain(chain)
   // anvil mines each transaction at once; the default 4 s polling would only add waiting
   const client = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl), pollingInterval: 50 })
   const wallet = createWalletClient({ chain: viemChain, transport: http(chain.rpcUrl), account: deployer })
