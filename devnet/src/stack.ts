@@ -6,6 +6,7 @@ export const ports = {
   frame: port('DOORWAY_FRAME_PORT', 5174),
   secure: port('DOORWAY_SECURE_PORT', 5175),
   api: port('DOORWAY_API_PORT', 8787),
+  relay: port('DOORWAY_RELAY_PORT', 8790),
 }
 
 export const urls = {
@@ -13,6 +14,7 @@ export const urls = {
   frame: `http://127.0.0.1:${ports.frame}/`,
   secure: `http://127.0.0.1:${ports.secure}/`,
   api: `http://127.0.0.1:${ports.api}`,
+  relay: `ws://127.0.0.1:${ports.relay}`,
 }
 
 /** What the builds bake in: the SDK's default frame URL and the frame's secure-site URL (spec §9). */

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import * as ApiConfig from '../../api/src/config.js'
 import * as Api from '../../api/src/server.js'
 import * as Anvil from './anvil.js'
+import * as Relay from './relay.js'
 import { buildEnv, chains, ports, urls } from './stack.js'
 import { serve } from './static.js'
 import * as Tokens from './tokens.js'
@@ -31,6 +32,12 @@ const anvil = await Anvil.start()
 console.log('Deploying the devnet tokens…')
 await Tokens.deploy({ chains })
 const api = await Api.start(ApiConfig.local()).catch(async (error) => {
+  await anvil.stop()
+  throw error
+})
+// The WalletConnect relay stand-in (notes/local-infra.md): same protocol as the hosted one.
+const relay = await Relay.start({ port: ports.relay }).catch(async (error) => {
+  await api.stop()
   await anvil.stop()
   throw error
 })
@@ -86,7 +93,8 @@ const servers: Server[] = (
       headers: { 'content-security-policy': csp({ 'frame-ancestors': '*' }) },
     }),
   ]).catch(async (error) => {
-    // a port taken by another app: do not leave the chains and the api we started running behind us
+    // a port taken by another app: do not leave the chains, relay and api we started running behind us
+    await relay.stop()
     await api.stop()
     await anvil.stop()
     throw error
@@ -99,11 +107,13 @@ Doorway local stack is up.
   Frame-app:   ${urls.frame}
   Secure-site: ${urls.secure}
   API:         ${urls.api}
+  Relay:       ${urls.relay} (WalletConnect; try a QR with: npx tsx devnet/src/testWallet.cli.ts <wc-uri>)
   Chains:      ${chains.map((c) => `${c.id} ${c.rpcUrl}`).join(', ')}${anvil.reused ? ' (reusing running anvil)' : ''}
 Open the demo and press "Connect Wallet". Ctrl+C stops everything.`)
 
 const stop = async () => {
   for (const server of servers) server.close()
+  await relay.stop()
   await api.stop()
   await anvil.stop()
   process.exit(0)

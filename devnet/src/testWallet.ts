@@ -11,7 +11,6 @@ import {
   type Hex,
   type TypedDataDefinition,
   createWalletClient,
-  defineChain,
   hexToBigInt,
   http,
   isHex,
@@ -19,6 +18,7 @@ import {
   numberToHex,
 } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
+import * as Anvil from './anvil.js'
 import { mnemonic } from './tokens.js'
 
 export type Chain = { id: number; rpcUrl: string }
@@ -88,10 +88,10 @@ class RpcError extends Error {
 export async function create(options: create.Options): Promise<TestWallet> {
   const { relayUrl, chains, accountIndex = 0, storagePrefix = 'doorway-test-wallet', log } = options
   if (chains.length === 0) throw new Error('A test wallet needs at least one chain')
-  // The SDKs' own offline switch (local-infra.md): with IS_VITEST=true WalletKit skips its pulse
-  // telemetry INIT event (sent even with telemetryEnabled: false) and Verify stays off. This module is
-  // a dev/test tool that runs in Node only, never in a shipped build; setting it here covers both the
-  // vitest process and the standalone CLI.
+  // The SDKs' own offline switch (local-infra.md): with IS_VITEST=true WalletKit skips the pulse
+  // telemetry INIT event it sends to pulse.walletconnect.org even with telemetryEnabled: false, and
+  // Verify never fetches. This module is a Node-only dev/test tool, never in a shipped build; setting
+  // it here covers the vitest process and the standalone CLI alike.
   process.env.IS_VITEST = 'true'
 
   let policy: Policy = options.policy ?? 'approve'
@@ -148,15 +148,16 @@ export async function create(options: create.Options): Promise<TestWallet> {
     const { method } = params.request
     let entry: Handled
     try {
-      const result = await answer(params)
-      entry = { method, chainId: params.chainId, result }
-      await kit.respondSessionRequest({ topic, response: { id, jsonrpc: '2.0', result } })
+      entry = { method, chainId: params.chainId, result: await answer(params) }
     } catch (error) {
       const rpc = error instanceof RpcError ? error.rpc : { ...rpcErrors.internal, message: (error as Error).message }
       entry = { method, chainId: params.chainId, error: rpc }
-      await kit.respondSessionRequest({ topic, response: { id, jsonrpc: '2.0', error: rpc } })
     }
     handled.push(entry)
+    const response = entry.error ? { id, jsonrpc: '2.0', error: entry.error } : { id, jsonrpc: '2.0', result: entry.result }
+    await kit
+      .respondSessionRequest({ topic, response })
+      .catch((error: Error) => log?.(`could not answer ${method}: ${error.message}`))
     log?.(`${method} on ${params.chainId} → ${entry.error ? `error ${entry.error.code}` : JSON.stringify(entry.result)}`)
   })
 
@@ -213,16 +214,7 @@ export async function create(options: create.Options): Promise<TestWallet> {
     const t = tx as Record<string, string | undefined>
     if (t.from !== undefined) assertOwn(t.from)
     const quantity = (key: string) => (t[key] === undefined ? undefined : hexToBigInt(t[key] as Hex))
-    const client = createWalletClient({
-      account,
-      chain: defineChain({
-        id: chain.id,
-        name: `devnet ${chain.id}`,
-        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-        rpcUrls: { default: { http: [chain.rpcUrl] } },
-      }),
-      transport: http(chain.rpcUrl),
-    })
+    const client = createWalletClient({ account, chain: Anvil.viemChain(chain), transport: http(chain.rpcUrl) })
     const fees =
       t.gasPrice !== undefined
         ? { gasPrice: quantity('gasPrice') }

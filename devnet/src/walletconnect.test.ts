@@ -54,7 +54,8 @@ let relay: Relay.start.ReturnType
 let anvil: Anvil.start.ReturnType
 let wallet: TestWallet.TestWallet
 let storageDir: string
-const providers: UniversalProvider[] = []
+type Provider = Awaited<ReturnType<typeof UniversalProvider.init>>
+const providers: Provider[] = []
 
 async function dapp(prefix: string) {
   const provider = await UniversalProvider.init({
@@ -81,7 +82,7 @@ const namespaces = {
 }
 
 /** connect() on the dapp, with the QR step done by handing the URI to the test wallet. */
-async function connect(provider: UniversalProvider) {
+async function connect(provider: Provider) {
   const paired = new Promise<Awaited<ReturnType<TestWallet.TestWallet['pair']>>>((resolve, reject) =>
     provider.once('display_uri', (uri: string) => wallet.pair(uri).then(resolve, reject)),
   )
@@ -89,13 +90,13 @@ async function connect(provider: UniversalProvider) {
   return { session, paired }
 }
 
-async function close(provider: UniversalProvider) {
+async function close(provider: Provider) {
   const core = provider.client.core
   core.heartbeat.stop()
   await core.relayer.transportClose()
 }
 
-const event = <T>(provider: UniversalProvider, name: string) =>
+const event = <T>(provider: Provider, name: string) =>
   new Promise<T>((resolve) => provider.once(name, (value: T) => resolve(value)))
 
 const receipt = (rpcUrl: string, hash: Hex) =>
@@ -119,7 +120,7 @@ afterAll(async () => {
 
 // The tests share one session and run in order: pairing, requests, events, restore, disconnect.
 describe('WalletConnect over the devnet relay', () => {
-  let provider: UniversalProvider
+  let provider: Provider
 
   test('behavior: pairing through the relay ends in a session with the wallet account on both chains', async () => {
     provider = await dapp('dapp')
@@ -129,6 +130,10 @@ describe('WalletConnect over the devnet relay', () => {
     expect(dappSession?.namespaces.eip155?.accounts).toEqual(caip.map((c) => `${c}:${wallet.address()}`))
     expect(await provider.request({ method: 'eth_accounts' })).toEqual([wallet.address()])
     expect(wallet.sessions()).toHaveLength(1)
+    // The relay hashes subscription ids with the JWT's iss: it must be the id the sdk hashes with.
+    const { core } = provider.client
+    const signedUrl = (core.relayer.provider.connection as unknown as { url: string }).url
+    expect(Relay.clientIdFromUrl(signedUrl)).toBe(await core.crypto.getClientId())
   })
 
   test('behavior: personal_sign returns a signature that verifies for the account', async () => {
