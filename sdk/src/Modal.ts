@@ -3,6 +3,7 @@
  * origin (DESIGN.md §4). `open()` is only a message and `showModal()`. Nothing is injected into the
  * host's <head>; styles are set through CSSOM, which a strict CSP allows.
  */
+import * as Caip from '@doorway/shared/Caip'
 import * as Channel from '@doorway/shared/Channel'
 import * as Errors from '@doorway/shared/Errors'
 import * as Logger from '@doorway/shared/Logger'
@@ -96,7 +97,6 @@ export function createModal(options: ModalOptions): Modal {
   const provider = Provider.create((request) =>
     ready.then((channel) => channel.call('request', request, { timeoutMs: personTimeoutMs })),
   )
-  const hex = (chainId: string) => `0x${Number(chainId.split(':')[1]).toString(16)}`
 
   function onFrameEvent(event: Protocol.FrameEvent) {
     const { type } = event
@@ -107,10 +107,10 @@ export function createModal(options: ModalOptions): Modal {
     else if (type === 'connect' || type === 'accountChanged') {
       emit(type, event.account)
       provider.emit('accountsChanged', [event.account.address])
-      if (type === 'connect') provider.emit('connect', { chainId: hex(event.account.chainId) })
+      if (type === 'connect') provider.emit('connect', { chainId: Caip.eip155Hex(event.account.chainId) })
     } else if (type === 'chainChanged') {
       emit(type, { chainId: event.chainId })
-      provider.emit('chainChanged', hex(event.chainId))
+      provider.emit('chainChanged', Caip.eip155Hex(event.chainId))
     } else {
       emit('disconnect', {})
       provider.emit('accountsChanged', [])

@@ -203,3 +203,13 @@ function catchError(fn: () => unknown): unknown {
   }
   throw new Error('expected a throw')
 }
+
+describe('eip155Hex', () => {
+  test.each([
+    ['eip155:1', '0x1'],
+    ['eip155:31337', '0x7a69'],
+    ['eip155:8453', '0x2105'],
+  ])('behavior: %s is %s', (chainId, hex) => {
+    expect(Caip.eip155Hex(chainId)).toBe(hex)
+  })
+})

@@ -89,3 +89,8 @@ function isAddress(namespace: Namespace, addr: string): boolean {
   if (namespace === 'solana') return Address.isSolanaAddress(addr)
   return address.test(addr)
 }
+
+/** An eip155 CAIP-2 id as the hex chain id EIP-1193 speaks: 'eip155:31337' → '0x7a69'. */
+export function eip155Hex(chainId: string): `0x${string}` {
+  return `0x${Number(chainId.split(':')[1]).toString(16)}`
+}

@@ -4,6 +4,7 @@
  * wallet_requestPermissions open the modal and wait for a connection (closing the modal rejects with
  * 4001); account methods fail with 4100 and everything else with 4900.
  */
+import * as Caip from '@doorway/shared/Caip'
 import * as Errors from '@doorway/shared/Errors'
 import type * as Protocol from '@doorway/shared/Protocol'
 import type { createStore } from 'jotai'
@@ -17,15 +18,13 @@ import { activeNetworkAtom, switchNetworkAtom } from '../state/network.js'
 
 type Store = ReturnType<typeof createStore>
 
-const hex = (chainId: string) => `0x${Number(chainId.split(':')[1]).toString(16)}`
-
 export function create(store: Store) {
   return async function request({ method, params }: Protocol.RpcRequest): Promise<unknown> {
     const account = store.get(accountAtom)
     if (method === 'eth_chainId') {
       const chainId = account?.chainId ?? store.get(activeNetworkAtom)?.caipNetworkId
       if (!chainId) throw Errors.disconnected()
-      return hex(chainId)
+      return Caip.eip155Hex(chainId)
     }
     if (method === 'eth_accounts') return account ? [account.address] : []
     if (method === 'eth_requestAccounts') return account ? [account.address] : connectThroughModal(store)
@@ -47,7 +46,7 @@ export function create(store: Store) {
 function configured(store: Store, params: Protocol.RpcRequest['params']) {
   const [target] = Array.isArray(params) ? params : []
   const chainId = (target as { chainId?: unknown } | undefined)?.chainId
-  return store.get(configAtom)?.networks.find((n) => typeof chainId === 'string' && hex(n.caipNetworkId) === chainId.toLowerCase())
+  return store.get(configAtom)?.networks.find((n) => typeof chainId === 'string' && Caip.eip155Hex(n.caipNetworkId) === chainId.toLowerCase())
 }
 
 /** Opens the modal for the person to pick a wallet; settles when they connect or close it. */

@@ -1,4 +1,5 @@
 /** The active network and switching it (spec §4 EVM network switch). */
+import * as Caip from '@doorway/shared/Caip'
 import type { ChainId } from '@doorway/shared/Caip'
 import * as Errors from '@doorway/shared/Errors'
 import type * as Protocol from '@doorway/shared/Protocol'
@@ -17,8 +18,6 @@ export const activeNetworkAtom = atom((get) => {
   return config?.networks.find((n) => n.caipNetworkId === id)
 })
 
-const hexOf = (network: Protocol.Network) => `0x${Number(network.caipNetworkId.split(':')[1]).toString(16)}`
-
 /**
  * spec §4: try a switch; if the wallet does not recognise the chain (4902), add it and switch;
  * otherwise throw 'Chain is not supported'. Disconnected, it only picks the network.
@@ -27,7 +26,7 @@ export const switchNetworkAtom = atom(null, async (get, set, network: Protocol.N
   const account = get(accountAtom)
   if (!account) return set(pickedAtom, network.caipNetworkId)
   const { request } = account.connector
-  const chainId = hexOf(network)
+  const chainId = Caip.eip155Hex(network.caipNetworkId)
   const switchChain = () => request({ method: 'wallet_switchEthereumChain', params: [{ chainId }] })
   try {
     await switchChain()
