@@ -132,3 +132,16 @@ test('behavior: dark theme by default, light on request; reduced motion turns an
   const duration = await modalFrame(page).getByRole('dialog').locator('.view').evaluate((el) => getComputedStyle(el).animationDuration)
   expect(duration).toBe('0s')
 })
+
+test('behavior: the animation durations of spec §2: header text 120 ms, modal height 150 ms, view 150 ms', async ({ page }) => {
+  await ready(page)
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  const dialog = modalFrame(page).getByRole('dialog', { name: 'Connect Wallet' })
+  await expect(dialog).toBeVisible()
+  const durations = await dialog.evaluate((card) => ({
+    header: getComputedStyle(card.querySelector('h1')!).animationDuration,
+    height: getComputedStyle(card.querySelector('.body')!).transitionDuration,
+    view: getComputedStyle(card.querySelector('.view')!).animationDuration,
+  }))
+  expect(durations).toEqual({ header: '0.12s', height: '0.15s', view: '0.15s' })
+})
