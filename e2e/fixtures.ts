@@ -18,6 +18,11 @@ export const test = base.extend<Fixtures>({
         requests.push(route.request().url())
         return route.abort()
       })
+      // WebSockets too (a hosted WalletConnect relay): closed before they connect, and counted.
+      await context.routeWebSocket(/^wss?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (ws) => {
+        requests.push(ws.url())
+        return ws.close()
+      })
       await use({ requests })
       expect(requests, 'requests to non-loopback hosts').toEqual([])
     },

@@ -7,6 +7,7 @@ export const ports = {
   secure: port('DOORWAY_SECURE_PORT', 5175),
   api: port('DOORWAY_API_PORT', 8787),
   relay: port('DOORWAY_RELAY_PORT', 8790),
+  testWallet: port('DOORWAY_TEST_WALLET_PORT', 8792),
 }
 
 export const urls = {
@@ -15,10 +16,18 @@ export const urls = {
   secure: `http://127.0.0.1:${ports.secure}/`,
   api: `http://127.0.0.1:${ports.api}`,
   relay: `ws://127.0.0.1:${ports.relay}`,
+  testWallet: `http://127.0.0.1:${ports.testWallet}/`,
 }
 
 /** What the builds bake in: the SDK's default frame URL and the frame's secure-site URL (spec §9). */
-export const buildEnv = { DOORWAY_FRAME_URL: urls.frame, DOORWAY_SECURE_URL: urls.secure, DOORWAY_API_URL: urls.api }
+export const buildEnv = {
+  DOORWAY_FRAME_URL: urls.frame,
+  DOORWAY_SECURE_URL: urls.secure,
+  DOORWAY_API_URL: urls.api,
+  DOORWAY_RELAY_URL: urls.relay,
+  // No hosted WalletConnect services (Verify, telemetry) in local builds: frame-app/vite.config.ts.
+  DOORWAY_LOCAL_BUILD: '1',
+}
 
 // The two anvil chains (spec DESIGN.md §3); DOORWAY_ANVIL_PORTS="8545,8546" moves them.
 const anvilPorts = (process.env.DOORWAY_ANVIL_PORTS ?? '8545,8546').split(',').map(Number)

@@ -10,6 +10,7 @@ import * as ApiConfig from '../../api/src/config.js'
 import * as Api from '../../api/src/server.js'
 import * as Anvil from './anvil.js'
 import * as Relay from './relay.js'
+import * as TestWalletPage from './testWalletPage.js'
 import { buildEnv, chains, ports, urls } from './stack.js'
 import { serve } from './static.js'
 import * as Tokens from './tokens.js'
@@ -41,6 +42,15 @@ const relay = await Relay.start({ port: ports.relay }).catch(async (error) => {
   await anvil.stop()
   throw error
 })
+// The dev page that pairs the test wallet with a pasted `wc:` link, over that relay.
+const testWallet = await TestWalletPage.start({ port: ports.testWallet, relayUrl: urls.relay, chains }).catch(
+  async (error) => {
+    await relay.stop()
+    await api.stop()
+    await anvil.stop()
+    throw error
+  },
+)
 
 const frameOrigin = new URL(urls.frame).origin
 const secureOrigin = new URL(urls.secure).origin
@@ -78,7 +88,9 @@ const servers: Server[] = (
       headers: {
         'content-security-policy': csp({
           'frame-src': secureOrigin,
-          'connect-src': `'self' ${apiOrigin}`,
+          // The api, the WalletConnect relay, and the chains for reads over a WalletConnect session
+          // (UniversalProvider's rpcMap: the dapp's network RPC URLs).
+          'connect-src': `'self' ${apiOrigin} ${urls.relay} ${chains.map((c) => c.rpcUrl).join(' ')}`,
           'img-src': `'self' data: ${apiOrigin}`,
           'frame-ancestors': '*',
         }),
@@ -93,7 +105,8 @@ const servers: Server[] = (
       headers: { 'content-security-policy': csp({ 'frame-ancestors': '*' }) },
     }),
   ]).catch(async (error) => {
-    // a port taken by another app: do not leave the chains, relay and api we started running behind us
+    // a port taken by another app: do not leave the chains, relay, api and test wallet running behind us
+    await testWallet.stop()
     await relay.stop()
     await api.stop()
     await anvil.stop()
@@ -107,12 +120,14 @@ Doorway local stack is up.
   Frame-app:   ${urls.frame}
   Secure-site: ${urls.secure}
   API:         ${urls.api}
-  Relay:       ${urls.relay} (WalletConnect; try a QR with: npx tsx devnet/src/testWallet.cli.ts <wc-uri>)
+  Relay:       ${urls.relay} (WalletConnect)
+  Test wallet: ${testWallet.url} (paste the modal's WalletConnect link)
   Chains:      ${chains.map((c) => `${c.id} ${c.rpcUrl}`).join(', ')}${anvil.reused ? ' (reusing running anvil)' : ''}
 Open the demo and press "Connect Wallet". Ctrl+C stops everything.`)
 
 const stop = async () => {
   for (const server of servers) server.close()
+  await testWallet.stop()
   await relay.stop()
   await api.stop()
   await anvil.stop()

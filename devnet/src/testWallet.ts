@@ -253,19 +253,28 @@ export async function create(options: create.Options): Promise<TestWallet> {
     address: () => account.address,
     chainId: () => current.id,
     async pair(uri, { timeoutMs = 30_000 } = {}) {
+      let timer: ReturnType<typeof setTimeout> | undefined
+      let done = (_: SessionTypes.Struct | undefined) => {}
       const outcome = new Promise<SessionTypes.Struct | undefined>((resolve, reject) => {
-        const timer = setTimeout(() => {
+        timer = setTimeout(() => {
           waiters.delete(done)
           reject(new Error(`No session proposal within ${timeoutMs} ms of pairing`))
         }, timeoutMs)
-        const done = (session: SessionTypes.Struct | undefined) => {
+        done = (session) => {
           clearTimeout(timer)
           resolve(session)
         }
         waiters.add(done)
       })
-      // The proposal may already wait in the relay's mailbox: listen before pairing.
-      await kit.pair({ uri })
+      // The proposal may already wait in the relay's mailbox: listen before pairing. A pairing that
+      // fails ends the wait too, so no timer rejects later with nobody listening.
+      try {
+        await kit.pair({ uri })
+      } catch (error) {
+        clearTimeout(timer)
+        waiters.delete(done)
+        throw error
+      }
       log?.('paired, waiting for the proposal…')
       return outcome
     },

@@ -104,6 +104,7 @@ export function createModal(options: ModalOptions): Modal {
     else if (type === 'close') finishClose(event.result)
     else if (type === 'result') settleOpen(event.result)
     else if (type === 'show') show()
+    else if (type === 'navigate') open(event.url, event.target, 'noopener')
     else if (type === 'connect' || type === 'accountChanged') {
       emit(type, event.account)
       provider.emit('accountsChanged', [event.account.address])

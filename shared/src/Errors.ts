@@ -119,7 +119,8 @@ export function siweAndSiwx(): ConfigError {
 }
 
 export function invalidOption(option: string): ConfigError {
-  return new ConfigError(Messages.format(Messages.invalidOption, { option }))
+  // Bundled into the SDK: a plain replace rather than the catalogue's format(), for size.
+  return new ConfigError(Messages.invalidOption.replace('{option}', option))
 }
 
 export function aborted(): DoorwayError {

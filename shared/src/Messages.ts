@@ -13,7 +13,7 @@ export const siweConfigAndSiwx = 'Cannot set both `siweConfig` and `siwx` option
 export const requestTimedOut = 'Request timed out'
 export const frameUnavailable = 'Unable to load the wallet modal'
 export const invalidOption = 'Invalid option `{option}`'
-export const unknownWallet = 'This wallet was not announced to this page'
+export const unknownWallet = 'Unknown wallet: it was not announced'
 export const userRejected = 'User rejected the request.'
 export const unauthorized = 'The requested method and/or account has not been authorized by the user.'
 export const unsupportedMethod = 'The requested method is not supported by this Ethereum provider.'
@@ -175,7 +175,6 @@ export const ui = {
   },
   // Honest placeholders: what is not built yet says so, and shows no made-up data.
   later: {
-    walletConnect: 'WalletConnect is not available in this version yet.',
     approve: 'Approving embedded-wallet requests is not available in this version yet.',
     siwx: 'Sign-in with your wallet is not available in this version yet.',
     farcaster: 'Farcaster login is not available in this version yet.',
@@ -242,6 +241,28 @@ export const ui = {
     nfts: 'NFTs',
     activity: 'Activity',
     historyOff: 'Transaction history is turned off for this app.',
+  },
+  walletConnect: {
+    entry: 'WalletConnect',
+    entryTag: 'QR code',
+    anyWallet: 'your wallet',
+    ways: 'Ways to connect',
+    tabs: { qrcode: 'QR Code', mobile: 'Mobile', browser: 'Browser', web: 'Web App', desktop: 'Desktop' },
+    scan: 'Scan this QR code with your phone',
+    qr: 'QR code to connect {wallet}',
+    creating: 'Preparing a connection',
+    copyLink: 'Copy link',
+    copied: 'Link copied',
+    copyFailed: 'Could not copy the link',
+    open: 'Open {wallet}',
+    noWallet: "Don't have {wallet}?",
+    get: 'Get',
+    webHint: '{wallet} opens in a new tab, where you accept the connection.',
+    desktopHint: 'Open the {wallet} app on this computer and accept the connection.',
+    browserHint: 'Install the {wallet} browser extension, then reload this page to connect with it.',
+    getExtension: 'Get the extension',
+    declinedHint: 'The connection was declined in {wallet}. Try again for a new code.',
+    otherWallets: 'Wallets',
   },
   allWallets: {
     search: 'Search wallets',

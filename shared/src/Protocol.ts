@@ -4,6 +4,7 @@
  * checked on receipt by Channel.
  */
 import * as Caip from './Caip.js'
+import * as Constants from './Constants.js'
 import * as S from './Schema.js'
 
 export const version: 1 = 1
@@ -49,9 +50,10 @@ export const openableViews = [
 ] as const satisfies readonly ViewName[]
 export type OpenableView = (typeof openableViews)[number]
 
-export const socials = ['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook'] as const
-export const connectMethods = ['email', 'social', 'wallet'] as const
-export const walletFeatures = ['onramp', 'swaps', 'receive', 'send'] as const
+// The defaults list every value, in the spec's order: one array each, shared with the SDK's defaults.
+export const socials = Constants.defaultFeatures.socials
+export const connectMethods = Constants.defaultFeatures.connectMethodsOrder
+export const walletFeatures = Constants.defaultFeatures.walletFeaturesOrder
 
 const text = S.string({ max: 256 })
 const walletId = S.string({ min: 1, max: 128 })
@@ -69,15 +71,15 @@ export type Network = S.Infer<typeof network>
 
 export const features = S.object({
   email: S.boolean,
-  socials: S.union(S.literal(false), S.array(S.literal(...socials), socials.length)),
+  socials: S.union(S.literal(false), S.array(S.oneOf(socials), socials.length)),
   swaps: S.boolean,
   onramp: S.boolean,
   receive: S.boolean,
   send: S.boolean,
   history: S.boolean,
   analytics: S.boolean,
-  connectMethodsOrder: S.array(S.literal(...connectMethods), connectMethods.length),
-  walletFeaturesOrder: S.array(S.literal(...walletFeatures), walletFeatures.length),
+  connectMethodsOrder: S.array(S.oneOf(connectMethods), connectMethods.length),
+  walletFeaturesOrder: S.array(S.oneOf(walletFeatures), walletFeatures.length),
   collapseWallets: S.boolean,
 })
 export type Features = S.Infer<typeof features>
@@ -124,7 +126,8 @@ export type Config = S.Infer<typeof config>
 
 /** An EIP-6963 wallet as the host saw it: only this info crosses to the frame, never the provider. */
 export const walletInfo = S.object({
-  uuid: S.string({ pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i }),
+  // A UUID (EIP-6963) in its 36-character form; only ever an opaque key.
+  uuid: S.string({ pattern: /^[\da-f-]{36}$/i }),
   name: S.string({ min: 1, max: 64 }),
   // EIP-6963: an RFC-2397 data URI of an image; rendered only through <img>, so an SVG cannot run script.
   icon: S.string({ max: 131_072, pattern: /^data:image\/(svg\+xml|png|jpeg|webp|gif)(;base64)?,/ }),
@@ -145,7 +148,7 @@ export type Account = S.Infer<typeof account>
 
 export const modalState = S.object({
   open: S.boolean,
-  view: S.literal(...views),
+  view: S.oneOf(views),
   loading: S.boolean,
   /** spec §4: connection status (of the active namespace). */
   status: S.literal('connecting', 'connected', 'disconnected'),
@@ -174,6 +177,12 @@ export const frameEvent = S.union(
   S.object({ type: S.literal('disconnect') }),
   S.object({ type: S.literal('accountChanged'), account }),
   S.object({ type: S.literal('chainChanged'), chainId }),
+  /**
+   * Open a wallet's link from the top window, within the person's tap (issue 5: a host's frame-src CSP
+   * and iOS would block it from the frame). An https or app link: never a script or data URL (browsers
+   * refuse file: and blob: from a web page by themselves).
+   */
+  S.object({ type: S.literal('navigate'), url: S.string({ max: 4096, pattern: /^(?!(javascript|data):)[a-z][\w+.-]*:/i }), target: S.literal('_self', '_blank') }),
 )
 export type FrameEvent = S.Infer<typeof frameEvent>
 
@@ -198,7 +207,7 @@ export const frameParams = {
   walletEvent,
   /** The dapp's EIP-1193 request, routed by the frame to the connected connector. */
   request: rpcRequest,
-  open: S.object({ view: S.optional(S.literal(...openableViews)) }),
+  open: S.object({ view: S.optional(/* @__PURE__ */ S.oneOf(openableViews)) }),
   close: S.object({}),
 }
 export const frameResults = {

@@ -24,6 +24,11 @@ export declare namespace string {
 export function literal<const T extends readonly (string | number | boolean | null)[]>(
   ...values: T
 ): Schema<T[number]> {
+  return oneOf(values)
+}
+
+/** One of a list's values; takes the list itself, so an unused schema leaves no copy behind. */
+export function oneOf<const T extends readonly (string | number | boolean | null)[]>(values: T): Schema<T[number]> {
   return (x): x is T[number] => values.includes(x as T[number])
 }
 

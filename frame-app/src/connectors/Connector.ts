@@ -18,4 +18,9 @@ export type Connector = {
   /** For host wallets: the uuid the host announced, which its forwarded events carry. */
   hostUuid?: string
   request(request: Protocol.RpcRequest): Promise<unknown>
+  /** Ends the connection on the wallet's side too (a WalletConnect session); else EIP-2255 revoke. */
+  disconnect?(): Promise<void>
 }
+
+/** The WalletConnect connector's id (its module is a lazy chunk; this constant is not). */
+export const walletConnectId = 'walletConnect'

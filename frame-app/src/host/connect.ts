@@ -13,9 +13,11 @@ import { flushSync } from 'react-dom'
 import { raiseAlertAtom } from '../state/alerts.js'
 import { configAtom, hostOriginAtom } from '../state/config.js'
 import { trackAtom } from '../state/analytics.js'
-import { accountAtom, chainIdAtom, restoreAtom, walletEventAtom } from '../state/connection.js'
+import { walletConnectId } from '../connectors/Connector.js'
+import { accountAtom, chainIdAtom, restoreAtom, storedConnectorId, walletEventAtom } from '../state/connection.js'
 import { hostAtom, notifyAtom } from '../state/host.js'
 import { checkChainAtom, closeModalAtom, modalStateAtom, openAtom, openModalAtom } from '../state/modal.js'
+import { restoreWalletConnectAtom, warmWalletConnectAtom } from '../state/walletConnect.js'
 import { hostWalletsAtom } from '../state/wallets.js'
 import { loadEmailLogin, loadSocialLogin } from '../views/Connect/Connect.js'
 import { featureOf } from '../views/View.js'
@@ -46,6 +48,9 @@ export async function connect(options: { store: Store; log: Logger.Logger; paren
         if (config.features.email) void loadEmailLogin()
         if (config.features.socials) void loadSocialLogin()
         void store.set(restoreAtom)
+        // A stored WalletConnect session comes back at once; otherwise the connector warms when idle.
+        if (storedConnectorId() === walletConnectId) void store.set(restoreWalletConnectAtom)
+        else store.set(warmWalletConnectAtom)
         return state()
       },
       wallets({ wallets }) {

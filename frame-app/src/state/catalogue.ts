@@ -9,10 +9,38 @@ import { apiAtom } from './api.js'
 import { configAtom } from './config.js'
 import { hostWalletsAtom } from './wallets.js'
 
-/** A wallet as the views show it: from the catalogue, or one of the dapp's custom wallets. */
-export type Wallet = { id: string; name: string; imageUrl?: string | undefined; rdns: string | null }
+/** Where a wallet can be opened or installed (spec §3 wallet listing); null when it has no such place. */
+export type Links = {
+  mobile: string | null
+  desktop: string | null
+  webapp: string | null
+  appStore: string | null
+  playStore: string | null
+  chromeStore: string | null
+  homepage: string | null
+}
 
-const fromListing = (w: WalletListing): Wallet => ({ id: w.id, name: w.name, imageUrl: w.image_url, rdns: w.rdns })
+/** A wallet as the views show it: from the catalogue, or one of the dapp's custom wallets. */
+export type Wallet = { id: string; name: string; imageUrl?: string | undefined; rdns: string | null; links?: Links }
+
+const fromListing = (w: WalletListing): Wallet => ({
+  id: w.id,
+  name: w.name,
+  imageUrl: w.image_url,
+  rdns: w.rdns,
+  links: {
+    mobile: w.mobile_link,
+    desktop: w.desktop_link,
+    webapp: w.webapp_link,
+    appStore: w.app_store,
+    playStore: w.play_store,
+    chromeStore: w.chrome_store,
+    homepage: w.homepage,
+  },
+})
+
+/** The wallet a person picked last, for the WalletConnect view's logo, tabs and links. */
+export const chosenWalletAtom = atom<Wallet | null>(null)
 
 /** What every catalogue query shares: the dapp's chains and its include/exclude lists. */
 const baseQueryAtom = atom((get) => {
@@ -54,7 +82,23 @@ export const customWalletsAtom = atom((get) => {
   const search = get(allWalletsAtom).search.toLowerCase()
   return (get(configAtom)?.customWallets ?? [])
     .filter((w) => w.name.toLowerCase().includes(search))
-    .map((w): Wallet => ({ id: w.id, name: w.name, imageUrl: w.imageUrl, rdns: null }))
+    .map(
+      (w): Wallet => ({
+        id: w.id,
+        name: w.name,
+        imageUrl: w.imageUrl,
+        rdns: null,
+        links: {
+          mobile: w.mobileLink ?? null,
+          desktop: w.desktopLink ?? null,
+          webapp: w.webappLink ?? null,
+          appStore: null,
+          playStore: null,
+          chromeStore: null,
+          homepage: w.homepage ?? null,
+        },
+      }),
+    )
 })
 
 /** Loads the next page: 40 entries while browsing, 100 for a search (spec §9). */

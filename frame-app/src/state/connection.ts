@@ -7,7 +7,7 @@ import * as Address from '@doorway/shared/Address'
 import type * as Caip from '@doorway/shared/Caip'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { atom } from 'jotai'
-import type { Connector } from '../connectors/Connector.js'
+import { type Connector, walletConnectId } from '../connectors/Connector.js'
 import * as Injected from '../connectors/injected.js'
 import { hostAtom, notifyAtom } from './host.js'
 import * as Storage from './storage.js'
@@ -34,6 +34,8 @@ export const connectorsAtom = atom((get) => {
 
 const sessionKey = 'connection'
 type Session = { namespace: 'eip155'; connectorId: string }
+/** The connector of the stored connection, if any: a WalletConnect one restores on its own. */
+export const storedConnectorId = () => Storage.read(sessionKey, isSession)?.connectorId
 const isSession = (x: unknown): x is Session =>
   typeof x === 'object' && x !== null && (x as Session).namespace === 'eip155' && typeof (x as Session).connectorId === 'string'
 
@@ -52,7 +54,8 @@ export const connectAtom = atom(null, async (_get, set, connector: Connector) =>
   }
 })
 
-const establishAtom = atom(null, (_get, set, { account, restored }: { account: Account; restored: boolean }) => {
+/** A connector answered with an account: the namespace is connected (spec §4). */
+export const establishAtom = atom(null, (_get, set, { account, restored }: { account: Account; restored: boolean }) => {
   set(accountAtom, account)
   set(setStatus, 'connected')
   Storage.write(sessionKey, { namespace: 'eip155', connectorId: account.connector.id } satisfies Session)
@@ -67,7 +70,7 @@ const establishAtom = atom(null, (_get, set, { account, restored }: { account: A
  */
 export const restoreAtom = atom(null, async (get, set) => {
   const session = Storage.read(sessionKey, isSession)
-  if (!session || get(accountAtom)) return
+  if (!session || get(accountAtom) || session.connectorId === walletConnectId) return
   const connector = get(connectorsAtom).find((c) => c.id === session.connectorId)
   if (get(activeStatusAtom) !== 'connecting') {
     set(setStatus, 'connecting')
@@ -86,7 +89,7 @@ export const restoreAtom = atom(null, async (get, set) => {
 /** How long a stored connection waits for its wallet to be announced again. */
 export const restoreDeadlineMs = 3_000
 
-const forgetAtom = atom(null, (_get, set) => {
+export const forgetAtom = atom(null, (_get, set) => {
   Storage.write(sessionKey, undefined)
   set(accountAtom, null)
   set(setStatus, 'disconnected')
@@ -97,14 +100,23 @@ export const disconnectAtom = atom(null, async (get, set) => {
   set(forgetAtom)
   if (!account) return
   set(notifyAtom, { type: 'disconnect' })
+  if (account.connector.disconnect) return account.connector.disconnect().catch(() => {})
   // Wallets that support EIP-2255 revocation forget this site too; others keep their own permission.
   await account.connector.request({ method: 'wallet_revokePermissions', params: [{ eth_accounts: {} }] }).catch(() => {})
 })
 
 /** Provider events from the host wallet in use (spec §4: accounts resync, chain change). */
 export const walletEventAtom = atom(null, (get, set, event: Protocol.WalletEvent) => {
+  if (get(accountAtom)?.connector.hostUuid === event.uuid) set(accountEventAtom, event)
+})
+
+/** A wallet event without the host's uuid: what every connector reports. */
+export type AccountEvent = Protocol.WalletEvent extends infer E ? (E extends unknown ? Omit<E, 'uuid'> : never) : never
+
+/** spec §4 events of the connected wallet, whatever its connector: disconnect, accounts resync, chain. */
+export const accountEventAtom = atom(null, (get, set, event: AccountEvent) => {
   const account = get(accountAtom)
-  if (!account || account.connector.hostUuid !== event.uuid) return
+  if (!account) return
   if (event.event === 'disconnect' || (event.event === 'accountsChanged' && event.data.length === 0)) {
     set(forgetAtom)
     return set(notifyAtom, { type: 'disconnect' })

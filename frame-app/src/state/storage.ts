@@ -8,7 +8,7 @@
  */
 import * as Constants from '@doorway/shared/Constants'
 
-type Backend = { get(name: string): string | null; set(name: string, value: string): void; remove(name: string): void }
+export type Backend = { get(name: string): string | null; set(name: string, value: string): void; remove(name: string): void }
 
 const yearSeconds = 31_536_000
 
@@ -35,7 +35,7 @@ function pickBackend(): Backend | undefined {
     return typeof document === 'undefined' ? undefined : cookieBackend(document)
   }
 }
-const backend = pickBackend()
+export const backend = pickBackend()
 
 export function read<T>(key: string, check: (x: unknown) => x is T): T | undefined {
   try {

@@ -12,7 +12,6 @@ import { Account } from './Account/Account.js'
 import { AllWallets } from './AllWallets/AllWallets.js'
 import { Connect } from './Connect/Connect.js'
 import { ConnectingExternal } from './ConnectingExternal/ConnectingExternal.js'
-import { ConnectingWalletConnect } from './ConnectingWalletConnect/ConnectingWalletConnect.js'
 import { Networks } from './Networks/Networks.js'
 import { UnsupportedChain } from './UnsupportedChain/UnsupportedChain.js'
 
@@ -23,13 +22,16 @@ type Definition<V extends Route['view']> = {
 
 const later = (text: string) => () => <Placeholder>{text}</Placeholder>
 
+export const loadWalletConnectViews = () => import('./ConnectingWalletConnect/ConnectingWalletConnect.js')
+
 export const views: { [V in Route['view']]: Definition<V> } = {
   Connect: { component: Connect },
   Account: { component: Account },
   Networks: { component: () => <Networks /> },
   AllWallets: { component: AllWallets },
-  ConnectingWalletConnectBasic: { component: later(ui.later.walletConnect) },
-  ConnectingWalletConnect: { component: ConnectingWalletConnect },
+  // WalletConnect views are one lazy chunk (the QR encoder); the provider is another (state/walletConnect.ts).
+  ConnectingWalletConnectBasic: { component: lazy(() => loadWalletConnectViews().then((m) => ({ default: m.ConnectingWalletConnectBasic }))) },
+  ConnectingWalletConnect: { component: lazy(loadWalletConnectViews) },
   ConnectingExternal: { component: ConnectingExternal },
   ApproveTransaction: { component: later(ui.later.approve) },
   SIWXSignMessage: { component: later(ui.later.siwx) },

@@ -91,7 +91,7 @@ describe('request', () => {
     const { wallets } = discover()
     await expect(wallets.request(crypto.randomUUID(), { method: 'eth_requestAccounts' })).rejects.toMatchObject({
       code: 4100,
-      message: 'This wallet was not announced to this page',
+      message: 'Unknown wallet: it was not announced',
     })
     expect(a.provider.request).not.toHaveBeenCalled()
   })

@@ -3,7 +3,8 @@ import { ui } from '@doorway/shared/Messages'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { Fragment, lazy, Suspense, useState } from 'react'
-import { configAtom } from '../../state/config.js'
+import { chosenWalletAtom } from '../../state/catalogue.js'
+import { configAtom, mobileAtom } from '../../state/config.js'
 import { pushAtom } from '../../state/router.js'
 import { CatalogueWallets, useCatalogueCount } from './CatalogueWallets.js'
 import { InstalledWallets } from './InstalledWallets.js'
@@ -45,6 +46,8 @@ export function Connect() {
 
 function Wallets({ collapsed }: { collapsed: boolean }) {
   const push = useSetAtom(pushAtom)
+  const choose = useSetAtom(chosenWalletAtom)
+  const mobile = useAtomValue(mobileAtom)
   const count = useCatalogueCount()
   const [expanded, setExpanded] = useState(!collapsed)
   if (!expanded)
@@ -57,6 +60,20 @@ function Wallets({ collapsed }: { collapsed: boolean }) {
     <section className="stack" aria-label={ui.connect.wallets}>
       <InstalledWallets />
       <CatalogueWallets />
+      {/* Any wallet by QR; a phone has no second screen to scan with, so it browses All Wallets. */}
+      {!mobile && (
+        <button
+          type="button"
+          className="list-button"
+          onClick={() => {
+            choose(null)
+            push({ view: 'ConnectingWalletConnect' })
+          }}
+        >
+          <span>{ui.walletConnect.entry}</span>
+          <span className="badge">{ui.walletConnect.entryTag}</span>
+        </button>
+      )}
       <button type="button" className="list-button" onClick={() => push({ view: 'AllWallets' })}>
         <span>{ui.views.AllWallets}</span>
         {count !== undefined && <span className="badge">{Format.formatNumber(count, 0)}</span>}

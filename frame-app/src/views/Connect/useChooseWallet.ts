@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom } from 'jotai'
-import type { Wallet } from '../../state/catalogue.js'
+import { type Wallet, chosenWalletAtom } from '../../state/catalogue.js'
 import { connectorsAtom } from '../../state/connection.js'
 import { pushAtom } from '../../state/router.js'
 
@@ -7,7 +7,9 @@ import { pushAtom } from '../../state/router.js'
 export function useChooseWallet() {
   const connectors = useAtomValue(connectorsAtom)
   const push = useSetAtom(pushAtom)
+  const choose = useSetAtom(chosenWalletAtom)
   return (wallet: Wallet) => {
+    choose(wallet)
     const installed = wallet.rdns ? connectors.find((c) => c.id === wallet.rdns) : undefined
     push(installed ? { view: 'ConnectingExternal', connectorId: installed.id } : { view: 'ConnectingWalletConnect', walletId: wallet.id })
   }

@@ -1,8 +1,174 @@
-import { ui } from '@doorway/shared/Messages'
-import { Placeholder } from '../../components/Placeholder.js'
+/**
+ * ConnectingWalletConnect (spec §2): the pairing as a QR code and a copyable link, or, on a phone, a
+ * button that opens the wallet app with it; tabs for the other places the chosen wallet lives (web,
+ * desktop, browser extension). A lazy chunk: the QR encoder is here, not in the frame's initial JS.
+ */
+import * as Constants from '@doorway/shared/Constants'
+import { format, ui } from '@doorway/shared/Messages'
+import { useAtomValue, useSetAtom } from 'jotai'
+import { useEffect, useState } from 'react'
+import { Tabs } from '../../components/Tabs.js'
+import { WalletIcon } from '../../components/WalletIcon.js'
+import { type Wallet, chosenWalletAtom } from '../../state/catalogue.js'
+import { mobileAtom } from '../../state/config.js'
+import { notifyAtom } from '../../state/host.js'
+import { pushAtom, resetAtom } from '../../state/router.js'
 import type { RouteOf } from '../../state/routes.js'
+import { accountAtom } from '../../state/connection.js'
+import { showToastAtom } from '../../state/toasts.js'
+import {
+  type Pairing,
+  cancelPairingAtom,
+  pairAtom,
+  pairingAtom,
+  refreshPairingAtom,
+} from '../../state/walletConnect.js'
+import * as Links from './links.js'
+import { CatalogueWallets } from '../Connect/CatalogueWallets.js'
+import { QrCode } from './QrCode.js'
 
-/** The WalletConnect view of a chosen wallet. The QR and deep-link flow land with the connector. */
-export function ConnectingWalletConnect(_: { route: RouteOf<'ConnectingWalletConnect'> }) {
-  return <Placeholder>{ui.later.walletConnect}</Placeholder>
+export default function ConnectingWalletConnect({ route }: { route: RouteOf<'ConnectingWalletConnect'> }) {
+  const chosen = useAtomValue(chosenWalletAtom)
+  const wallet = route.walletId && chosen?.id === route.walletId ? chosen : undefined
+  return <WalletConnectPairing wallet={wallet} />
+}
+
+/** The pairing for one wallet, or for any wallet (Connect's WalletConnect entry and the basic view). */
+export function WalletConnectPairing({ wallet }: { wallet?: Wallet | undefined }) {
+  const mobile = useAtomValue(mobileAtom)
+  const pairing = usePairing()
+  const pair = useSetAtom(pairAtom)
+  const tabs = Links.platforms(wallet?.links, mobile)
+  const [platform, setPlatform] = useState<Links.Platform>(tabs[0]!)
+  const name = wallet?.name ?? ui.walletConnect.anyWallet
+
+  if (pairing.status === 'rejected' || pairing.status === 'failed')
+    return (
+      <div className="stack center">
+        <WalletIcon src={wallet?.imageUrl} size={72} />
+        <div role="alert">
+          <h2>{pairing.status === 'rejected' ? ui.connect.declined : ui.connect.failed}</h2>
+          <p className="muted">{pairing.status === 'rejected' ? format(ui.walletConnect.declinedHint, { wallet: name }) : pairing.message}</p>
+        </div>
+        <button type="button" className="primary-button" onClick={() => void pair()}>
+          {ui.connect.retry}
+        </button>
+      </div>
+    )
+
+  const panel = (key: Links.Platform) => () => <Panel platform={key} wallet={wallet} name={name} pairing={pairing} />
+  if (tabs.length === 1) return panel(tabs[0]!)()
+  return (
+    <Tabs<Links.Platform>
+      label={ui.walletConnect.ways}
+      tabs={tabs.map((key) => ({ key, label: ui.walletConnect.tabs[key], panel: panel(key) }))}
+      selected={platform}
+      onSelect={setPlatform}
+    />
+  )
+}
+
+/** Starts a pairing while the view is shown, replaces it near expiry (spec §9), ends it on leaving. */
+function usePairing(): Pairing {
+  const pairing = useAtomValue(pairingAtom)
+  const pair = useSetAtom(pairAtom)
+  const cancel = useSetAtom(cancelPairingAtom)
+  const refresh = useSetAtom(refreshPairingAtom)
+  const connected = useAtomValue(accountAtom)
+  const reset = useSetAtom(resetAtom)
+  useEffect(() => {
+    void pair()
+    const timer = setInterval(() => refresh(), Constants.pairingRetryMs)
+    return () => {
+      clearInterval(timer)
+      cancel()
+    }
+  }, [pair, cancel, refresh])
+  // Connected through this pairing: on to the account, as with an extension.
+  useEffect(() => {
+    if (connected) reset({ view: 'Account' })
+  }, [connected, reset])
+  return pairing
+}
+
+function Panel({ platform, wallet, name, pairing }: { platform: Links.Platform; wallet?: Wallet | undefined; name: string; pairing: Pairing }) {
+  const notify = useSetAtom(notifyAtom)
+  const toast = useSetAtom(showToastAtom)
+  const uri = pairing.status === 'ready' ? pairing.uri : undefined
+  const links = wallet?.links
+  // The host opens links from the top window, inside this tap (issue 5; frame-src CSP and iOS).
+  const open = (url: string) => notify({ type: 'navigate', url, target: Links.targetOf(url) })
+  const values = { wallet: name }
+
+  if (platform === 'qrcode') {
+    const copy = () =>
+      uri &&
+      navigator.clipboard.writeText(uri).then(
+        () => toast({ variant: 'success', message: ui.walletConnect.copied }),
+        () => toast({ variant: 'error', message: ui.walletConnect.copyFailed }),
+      )
+    return (
+      <div className="stack center">
+        {uri ? (
+          <QrCode value={uri} label={format(ui.walletConnect.qr, values)} logo={wallet?.imageUrl} />
+        ) : (
+          <div className="qr qr-loading" role="status" aria-label={ui.walletConnect.creating}>
+            <span className="spinner" aria-hidden="true" />
+          </div>
+        )}
+        <p>{ui.walletConnect.scan}</p>
+        <button type="button" className="secondary-button" onClick={copy} disabled={!uri}>
+          {ui.walletConnect.copyLink}
+        </button>
+      </div>
+    )
+  }
+
+  const appUrl = platform === 'mobile' ? links?.mobile : platform === 'desktop' ? links?.desktop : platform === 'web' ? links?.webapp : null
+  const install = Links.installLink(links, platform === 'browser' ? 'other' : Links.devicePlatform(navigator.userAgent))
+  const hint = { mobile: ui.connect.waitingHint, desktop: ui.walletConnect.desktopHint, web: ui.walletConnect.webHint, browser: ui.walletConnect.browserHint }[platform]
+  return (
+    <div className="stack center">
+      <WalletIcon src={wallet?.imageUrl} size={72} />
+      <h2>{format(ui.connect.waiting, values)}</h2>
+      <p className="muted">{format(hint, values)}</p>
+      {appUrl && (
+        <button type="button" className="primary-button" disabled={!uri} onClick={() => uri && open(Links.walletLink(appUrl, uri))}>
+          {uri ? format(ui.walletConnect.open, values) : ui.walletConnect.creating}
+        </button>
+      )}
+      {platform === 'browser' && install && (
+        <button type="button" className="primary-button" onClick={() => open(install)}>
+          {ui.walletConnect.getExtension}
+        </button>
+      )}
+      {platform === 'mobile' && install && (
+        <p className="muted">
+          {format(ui.walletConnect.noWallet, values)}{' '}
+          <button type="button" className="link-button" onClick={() => open(install)}>
+            {ui.walletConnect.get}
+          </button>
+        </p>
+      )}
+    </div>
+  )
+}
+
+/**
+ * ConnectingWalletConnectBasic (spec §2 opening rule 1, the "WalletConnect only" mode of DESIGN.md
+ * §10): the QR for any wallet, then the catalogue's wallets and All Wallets.
+ */
+export function ConnectingWalletConnectBasic() {
+  const push = useSetAtom(pushAtom)
+  return (
+    <div className="stack">
+      <WalletConnectPairing />
+      <section className="stack" aria-label={ui.walletConnect.otherWallets}>
+        <CatalogueWallets />
+        <button type="button" className="list-button" onClick={() => push({ view: 'AllWallets' })}>
+          {ui.views.AllWallets}
+        </button>
+      </section>
+    </div>
+  )
 }

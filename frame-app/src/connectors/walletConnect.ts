@@ -1,0 +1,175 @@
+/**
+ * The WalletConnect connector (DESIGN.md §9): @walletconnect/universal-provider in the frame. This
+ * module is a lazy chunk (the provider is most of its weight); `state/walletConnect.ts` loads it in the
+ * background once the frame is idle, so choosing WalletConnect only waits for the relay.
+ *
+ * The session lives in the frame's storage (walletConnectStorage.ts), so a reload restores it without
+ * a new pairing. Verify and telemetry are the SDK's own calls to hosted services; local and test builds
+ * turn them off at build time (frame-app/vite.config.ts), production builds keep them.
+ */
+import * as Errors from '@doorway/shared/Errors'
+import type * as Protocol from '@doorway/shared/Protocol'
+import { UniversalProvider } from '@walletconnect/universal-provider'
+import { type Connector, walletConnectId } from './Connector.js'
+import * as Storage from './walletConnectStorage.js'
+
+/** What a wallet may be asked over the session; the wallet approves the ones it supports. */
+export const methods = [
+  'eth_accounts',
+  'eth_requestAccounts',
+  'eth_chainId',
+  'eth_sendTransaction',
+  'eth_signTransaction',
+  'eth_sign',
+  'personal_sign',
+  'eth_signTypedData',
+  'eth_signTypedData_v4',
+  'wallet_switchEthereumChain',
+  'wallet_addEthereumChain',
+  'wallet_getPermissions',
+  'wallet_requestPermissions',
+  'wallet_watchAsset',
+  'wallet_getCapabilities',
+  'wallet_sendCalls',
+  'wallet_getCallsStatus',
+  'wallet_grantPermissions',
+]
+export const events = ['chainChanged', 'accountsChanged']
+
+/** spec §4 wallet-connect events, as the connection state needs them. */
+export type Event =
+  | { type: 'accountsChanged'; accounts: unknown[] }
+  | { type: 'chainChanged'; chainId: Protocol.Network['caipNetworkId'] }
+  | { type: 'disconnect' }
+  | { type: 'error'; error: unknown }
+
+export type Peer = { name: string; icon?: string }
+
+export type WalletConnect = {
+  connector: Connector
+  /** The restored or current session's wallet, if there is a session. */
+  peer(): Peer | undefined
+  /**
+   * One pairing attempt: `onUri` gets the `wc:` URI to show; settles when the wallet answers. A
+   * rejection is a 4001 error; `abort()` ends the attempt with an AbortError.
+   */
+  pair(onUri: (uri: string) => void): Promise<void>
+  abort(): void
+  disconnect(): Promise<void>
+  subscribe(listener: (event: Event) => void): () => void
+}
+
+export type Options = {
+  projectId: string
+  relayUrl: string
+  networks: readonly Protocol.Network[]
+  metadata: { name: string; description: string; url: string; icons: string[] }
+}
+
+export async function create(options: Options): Promise<WalletConnect> {
+  const { networks } = options
+  const evm = networks.filter((n) => n.caipNetworkId.startsWith('eip155:'))
+  const storage = Storage.create()
+  const provider = await UniversalProvider.init({
+    projectId: options.projectId,
+    relayUrl: options.relayUrl,
+    metadata: options.metadata,
+    storage,
+    logger: 'silent',
+    telemetryEnabled: false,
+  })
+
+  const listeners = new Set<(event: Event) => void>()
+  const emit = (event: Event) => listeners.forEach((listener) => listener(event))
+  provider.on('accountsChanged', (accounts: unknown) => emit({ type: 'accountsChanged', accounts: Array.isArray(accounts) ? accounts : [] }))
+  provider.on('chainChanged', (chain: unknown) => {
+    const chainId = toCaip(chain)
+    if (chainId) emit({ type: 'chainChanged', chainId })
+  })
+  provider.on('session_delete', () => emit({ type: 'disconnect' }))
+  provider.client.core.relayer.on('relayer_error', (error: unknown) => emit({ type: 'error', error }))
+
+  let attempt: { reject(error: unknown): void } | undefined
+
+  return {
+    connector: {
+      id: walletConnectId,
+      name: 'WalletConnect',
+      type: 'WALLET_CONNECT',
+      chain: 'eip155',
+      async request({ method, params }) {
+        if (!provider.session) throw Errors.disconnected()
+        const result = await provider.request({ method, ...(params !== undefined && { params }) }).catch((error: unknown) => {
+          throw toError(error)
+        })
+        // The provider answers eth_chainId with a number; EIP-1193 says hex.
+        return method === 'eth_chainId' ? `0x${Number(result).toString(16)}` : result
+      },
+    },
+    peer() {
+      const metadata = provider.session?.peer.metadata
+      return metadata && { name: metadata.name, ...(metadata.icons[0] && { icon: metadata.icons[0] }) }
+    },
+    pair(onUri) {
+      const onDisplay = (uri: string) => onUri(uri)
+      provider.on('display_uri', onDisplay)
+      const aborted = new Promise<never>((_, reject) => (attempt = { reject }))
+      const connected = provider.connect({
+        optionalNamespaces: {
+          eip155: {
+            chains: evm.map((n) => n.caipNetworkId),
+            methods,
+            events,
+            rpcMap: Object.fromEntries(evm.flatMap((n) => (n.rpcUrl ? [[n.caipNetworkId.slice(7), n.rpcUrl]] : []))),
+          },
+        },
+      })
+      return Promise.race([connected, aborted])
+        .then((session) => {
+          if (!session) throw Errors.userRejected()
+        })
+        .catch((error: unknown) => {
+          throw toError(error)
+        })
+        .finally(() => {
+          provider.off('display_uri', onDisplay)
+          attempt = undefined
+        })
+    },
+    abort() {
+      provider.abortPairingAttempt()
+      attempt?.reject(new DOMException('The pairing was replaced', 'AbortError'))
+    },
+    async disconnect() {
+      try {
+        if (provider.session) await provider.disconnect()
+      } finally {
+        await storage.clear()
+      }
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+}
+
+// The provider's chain ids: a number, a decimal or hex string, or already CAIP-2.
+function toCaip(chain: unknown): Protocol.Network['caipNetworkId'] | undefined {
+  const text = String(chain)
+  if (/^eip155:\d+$/.test(text)) return text as Protocol.Network['caipNetworkId']
+  const id = /^0x[0-9a-f]+$/i.test(text) ? Number.parseInt(text, 16) : /^\d+$/.test(text) ? Number(text) : Number.NaN
+  return Number.isSafeInteger(id) ? `eip155:${id}` : undefined
+}
+
+/** Wallet answers become typed errors: a rejected proposal is 4001 (spec §8 / EIP-1193). */
+export function toError(error: unknown): Error {
+  if (error instanceof Errors.DoorwayError || (error instanceof DOMException && error.name === 'AbortError')) return error
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
+  const text = typeof message === 'string' ? message : String(error)
+  // WalletConnect's USER_REJECTED is 5000 and its proposal rejections say "rejected".
+  if (code === 5000 || code === 4001 || (typeof code !== 'number' && /reject/i.test(text))) return Errors.userRejected()
+  // Wallet errors keep their EIP-1193 code (4902 drives the add-chain step of spec §4).
+  if (typeof code === 'number') return Errors.fromCode(code, text)
+  return new Errors.DoorwayError(text || 'WalletConnect failed', { cause: error })
+}

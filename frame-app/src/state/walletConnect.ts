@@ -1,0 +1,168 @@
+/**
+ * WalletConnect in the frame's state: loading the connector chunk (warmed once the frame is idle), the
+ * pairing shown by ConnectingWalletConnect (its URI, expiry and outcome), restoring a stored session,
+ * and the spec §4 wallet-connect events.
+ *
+ * spec §9 pairing: lifetime 4 minutes; a pairing within 10 s of its expiry is replaced by a fresh one;
+ * the check runs every retry interval (1 s).
+ */
+import * as Constants from '@doorway/shared/Constants'
+import * as Errors from '@doorway/shared/Errors'
+import { alerts } from '@doorway/shared/Messages'
+import { atom } from 'jotai'
+import { type Connector, walletConnectId } from '../connectors/Connector.js'
+import type * as WalletConnect from '../connectors/walletConnect.js'
+import { raiseAlertAtom } from './alerts.js'
+import { configAtom, hostOriginAtom } from './config.js'
+import {
+  accountAtom,
+  accountEventAtom,
+  activeStatusAtom,
+  chainChangedAtom,
+  establishAtom,
+  forgetAtom,
+  statusAtom,
+  storedConnectorId,
+  toChainId,
+} from './connection.js'
+
+declare const __DOORWAY_RELAY_URL__: string
+
+export type Pairing =
+  | { status: 'idle' }
+  /** Reaching the relay and creating the pairing: the QR is not there yet. */
+  | { status: 'loading' }
+  | { status: 'ready'; uri: string; expiresAt: number }
+  | { status: 'rejected' }
+  | { status: 'failed'; message: string }
+
+export const pairingAtom = atom<Pairing>({ status: 'idle' })
+
+// Per store (one per modal instance), never module state.
+const clientSlotAtom = atom(() => ({ promise: undefined as Promise<WalletConnect.WalletConnect> | undefined, attempt: 0 }))
+
+/** The connector chunk and its provider, created once per modal; a failure lets the next call retry. */
+export const loadWalletConnectAtom = atom(null, (get, set) => {
+  const slot = get(clientSlotAtom)
+  if (slot.promise) return slot.promise
+  const config = get(configAtom)
+  if (!config) return Promise.reject(Errors.notInitialized())
+  const origin = get(hostOriginAtom) ?? location.origin
+  const promise = import('../connectors/walletConnect.js').then((module) =>
+    module.create({
+      projectId: config.projectId ?? '',
+      relayUrl: __DOORWAY_RELAY_URL__,
+      networks: config.networks,
+      // The wallet shows who asks: the dapp's metadata, else its origin (pinned at the handshake).
+      metadata: config.metadata ?? { name: new URL(origin).host, description: '', url: origin, icons: [] },
+    }),
+  )
+  slot.promise = promise
+  promise.then(
+    (client) => client.subscribe((event) => set(walletConnectEventAtom, { client, event })),
+    (error: unknown) => {
+      slot.promise = undefined
+      set(providerErrorAtom, error)
+    },
+  )
+  return promise
+})
+
+/** Loads the chunk and reaches the relay in the background, so the QR appears fast (issue 5). */
+export const warmWalletConnectAtom = atom(null, (_get, set) => {
+  const idle = (callback: () => void) =>
+    typeof requestIdleCallback === 'function' ? requestIdleCallback(callback, { timeout: 2_000 }) : setTimeout(callback, 200)
+  idle(() => void set(loadWalletConnectAtom).catch(() => {}))
+})
+
+/** Starts a pairing (or replaces the current one): the view shows its URI as a QR and a link. */
+export const pairAtom = atom(null, async (get, set) => {
+  const slot = get(clientSlotAtom)
+  const attempt = ++slot.attempt
+  const current = () => attempt === slot.attempt
+  set(pairingAtom, { status: 'loading' })
+  try {
+    const client = await set(loadWalletConnectAtom)
+    if (!current()) return
+    set(statusAtom, (s) => ({ ...s, eip155: 'connecting' }))
+    await client.pair((uri) => current() && set(pairingAtom, { status: 'ready', uri, expiresAt: Date.now() + Constants.pairingLifetimeMs }))
+    if (!current()) return
+    set(pairingAtom, { status: 'idle' })
+    await set(adoptSessionAtom, { client, restored: false })
+  } catch (error) {
+    if (!current() || (error instanceof DOMException && error.name === 'AbortError')) return
+    if (!get(accountAtom)) set(statusAtom, (s) => ({ ...s, eip155: 'disconnected' }))
+    if (error instanceof Errors.DoorwayError && error.code === Errors.codes.userRejected) return set(pairingAtom, { status: 'rejected' })
+    set(pairingAtom, { status: 'failed', message: error instanceof Error ? error.message : String(error) })
+    set(providerErrorAtom, error)
+  }
+})
+
+/** Leaving the view ends the pairing attempt: a stale QR must not connect anybody later. */
+export const cancelPairingAtom = atom(null, (get, set) => {
+  const slot = get(clientSlotAtom)
+  slot.attempt++
+  set(pairingAtom, { status: 'idle' })
+  if (get(activeStatusAtom) === 'connecting' && !get(accountAtom)) set(statusAtom, (s) => ({ ...s, eip155: 'disconnected' }))
+  void slot.promise?.then((client) => client.abort()).catch(() => {})
+})
+
+/** spec §9: run every retry interval; a pairing within 10 s of expiry is replaced. */
+export const refreshPairingAtom = atom(null, (get, set, now: number = Date.now()) => {
+  const pairing = get(pairingAtom)
+  if (pairing.status !== 'ready' || pairing.expiresAt - now > Constants.pairingExpiryMarginMs) return
+  void get(clientSlotAtom).promise?.then((client) => client.abort())
+  void set(pairAtom)
+})
+
+/** A stored WalletConnect connection comes back from the frame's storage, without a new pairing. */
+export const restoreWalletConnectAtom = atom(null, async (get, set) => {
+  if (storedConnectorId() !== walletConnectId || get(accountAtom)) return
+  set(statusAtom, (s) => ({ ...s, eip155: 'connecting' }))
+  try {
+    const client = await set(loadWalletConnectAtom)
+    if (!client.peer()) return set(forgetAtom)
+    await set(adoptSessionAtom, { client, restored: true })
+  } catch {
+    set(forgetAtom)
+  }
+})
+
+const adoptSessionAtom = atom(null, async (_get, set, { client, restored }: { client: WalletConnect.WalletConnect; restored: boolean }) => {
+  const connector: Connector = {
+    ...client.connector,
+    name: client.peer()?.name ?? client.connector.name,
+    ...(client.peer()?.icon && { imageUrl: client.peer()?.icon }),
+  }
+  const [address] = (await connector.request({ method: 'eth_accounts' })) as string[]
+  const chainId = toChainId(await connector.request({ method: 'eth_chainId' }))
+  if (!address) throw Errors.disconnected()
+  set(establishAtom, { account: { connector, address, chainId }, restored })
+})
+
+/** spec §4 wallet-connect events: disconnect resets the account, chain change, accounts resync. */
+const walletConnectEventAtom = atom(
+  null,
+  (get, set, { event }: { client: WalletConnect.WalletConnect; event: WalletConnect.Event }) => {
+    if (event.type === 'error') return set(providerErrorAtom, event.error)
+    if (get(accountAtom)?.connector.id !== walletConnectId) return
+    if (event.type === 'disconnect') return set(accountEventAtom, { event: 'disconnect', data: null })
+    if (event.type === 'chainChanged') return set(chainChangedAtom, event.chainId)
+    const accounts = event.accounts.map((a) => String(a).split(':').pop() ?? '')
+    set(accountEventAtom, { event: 'accountsChanged', data: accounts })
+  },
+)
+
+/** spec §8: provider errors map to alert keys, each shown once. */
+const providerErrorAtom = atom(null, (_get, set, error: unknown) => {
+  const key = alertKey(error)
+  if (key) set(raiseAlertAtom, { key, ...alerts[key] })
+})
+
+export function alertKey(error: unknown): 'unverifiedDomain' | 'projectIdInvalid' | 'sessionExpired' | undefined {
+  const message = error instanceof Error ? error.message : String((error as { message?: unknown } | null)?.message ?? error)
+  if (/origin not allowed/i.test(message)) return 'unverifiedDomain'
+  if (/invalid key|project id/i.test(message)) return 'projectIdInvalid'
+  if (/JWT.*not yet valid|token.*expired/i.test(message)) return 'sessionExpired'
+  return undefined
+}
