@@ -90,6 +90,17 @@ export async function create(options: Options): Promise<WalletConnect> {
   provider.client.core.relayer.on('relayer_error', (error: unknown) => emit({ type: 'error', error }))
 
   let attempt: { reject(error: unknown): void } | undefined
+  // Reads go to the dapp's RPC URLs only: a chain without one would fall back to a hosted RPC.
+  const rpcMap: Record<string, string> = Object.fromEntries(
+    evm.flatMap((n) => (n.rpcUrl ? [[n.caipNetworkId.slice('eip155:'.length), n.rpcUrl]] : [])),
+  )
+  async function disconnect() {
+    try {
+      if (provider.session) await provider.disconnect()
+    } finally {
+      await storage.clear()
+    }
+  }
 
   return {
     connector: {
@@ -98,13 +109,18 @@ export async function create(options: Options): Promise<WalletConnect> {
       type: 'WALLET_CONNECT',
       chain: 'eip155',
       async request({ method, params }) {
-        if (!provider.session) throw Errors.disconnected()
+        const session = provider.session
+        if (!session) throw Errors.disconnected()
+        const chain = String(await provider.request({ method: 'eth_chainId' }))
+        if (!session.namespaces.eip155?.methods.includes(method) && !rpcMap[chain])
+          throw Errors.fromCode(Errors.codes.chainDisconnected, `No RPC URL for chain eip155:${chain}: it is not one of the app's networks`)
         const result = await provider.request({ method, ...(params !== undefined && { params }) }).catch((error: unknown) => {
           throw toError(error)
         })
         // The provider answers eth_chainId with a number; EIP-1193 says hex.
         return method === 'eth_chainId' ? `0x${Number(result).toString(16)}` : result
       },
+      disconnect,
     },
     peer() {
       const metadata = provider.session?.peer.metadata
@@ -120,7 +136,7 @@ export async function create(options: Options): Promise<WalletConnect> {
             chains: evm.map((n) => n.caipNetworkId),
             methods,
             events,
-            rpcMap: Object.fromEntries(evm.flatMap((n) => (n.rpcUrl ? [[n.caipNetworkId.slice(7), n.rpcUrl]] : []))),
+            rpcMap,
           },
         },
       })
@@ -140,13 +156,7 @@ export async function create(options: Options): Promise<WalletConnect> {
       provider.abortPairingAttempt()
       attempt?.reject(new DOMException('The pairing was replaced', 'AbortError'))
     },
-    async disconnect() {
-      try {
-        if (provider.session) await provider.disconnect()
-      } finally {
-        await storage.clear()
-      }
-    },
+    disconnect,
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
