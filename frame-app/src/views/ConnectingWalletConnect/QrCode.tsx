@@ -3,8 +3,11 @@
  * wallet's logo in the middle. Error correction Q (25 %) keeps it readable with the logo's hole.
  */
 import { encode } from 'uqr'
-import { useMemo } from 'react'
+import { useEffect, useMemo } from 'react'
 import { WalletIcon } from '../../components/WalletIcon.js'
+
+/** Set when a QR is painted: `npm run bench` measures choosing WalletConnect to this mark. */
+export const qrVisibleMark = 'doorway:qr-visible'
 
 // The logo covers at most this share of the width; well inside what level Q recovers.
 const logoShare = 0.22
@@ -12,6 +15,7 @@ const quiet = 2
 
 export function QrCode({ value, label, logo }: { value: string; label: string; logo?: string | undefined }) {
   const { size, path } = useMemo(() => draw(value), [value])
+  useEffect(() => void requestAnimationFrame(() => performance.mark(qrVisibleMark)), [value])
   const box = size + quiet * 2
   return (
     <figure className="qr">
