@@ -106,6 +106,45 @@ test('behavior: the wallet switching chain reaches the dapp as chainChanged', as
   await expect(eventLog(page).getByRole('listitem').filter({ hasText: 'chainChanged {"chainId":"eip155:31338"}' })).toHaveCount(1)
 })
 
+test('behavior: the wallet changing account resyncs: the dapp hears accountChanged', async ({ page }) => {
+  await ready(page)
+  await connectByQr(page)
+  await wallet.changeAccount(2)
+  const next = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+  await expect(demoValue(page, 'Address')).toHaveText(next)
+  await expect(eventLog(page).getByRole('listitem').filter({ hasText: `accountChanged {"address":"${next}"` })).toHaveCount(1)
+})
+
+test('behavior: a catalogue wallet shows its logo and tabs; once connected it is listed as recent', async ({ page }) => {
+  await ready(page)
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  const frame = modalFrame(page)
+  await frame.getByRole('button', { name: /^All Wallets/ }).click()
+  await frame.getByRole('searchbox', { name: 'Search wallets' }).fill('Rainbow')
+  await frame.getByRole('button', { name: 'Rainbow' }).click()
+  await expect(frame.getByRole('tablist', { name: 'Ways to connect' }).getByRole('tab')).toHaveText(['QR Code', 'Browser'])
+  await expect(frame.getByRole('img', { name: 'QR code to connect Rainbow' })).toBeVisible()
+  await frame.getByRole('tab', { name: 'Browser' }).click()
+  await expect(frame.getByRole('button', { name: 'Get the extension' })).toBeVisible()
+  await frame.getByRole('tab', { name: 'QR Code' }).click()
+  expect(await wallet.pair(await scanQr(frame))).toBeDefined()
+  await expect(frame.getByRole('dialog', { name: 'Account' })).toBeVisible()
+  await frame.getByRole('button', { name: 'Disconnect' }).click()
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  const recent = frame.getByRole('list', { name: 'Recent' })
+  await expect(recent.getByRole('button')).toHaveText(['RainbowRecent'])
+})
+
+test('behavior: WalletConnect-only mode (spec §2 rule 1) opens on the QR, with the wallets below', async ({ page }) => {
+  await ready(page, `?options=${encodeURIComponent(JSON.stringify({ basic: true }))}`)
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  const frame = modalFrame(page)
+  await expect(frame.getByRole('dialog', { name: 'WalletConnect' })).toBeVisible()
+  await expect(frame.getByRole('button', { name: /^All Wallets/ })).toBeVisible()
+  expect(await wallet.pair(await scanQr(frame))).toBeDefined()
+  await expect(frame.getByRole('dialog', { name: 'Account' })).toBeVisible()
+})
+
 test('behavior: the wallet moving to a chain the dapp did not configure shows UnsupportedChain', async ({ page }) => {
   await ready(page, '?chains=31337')
   await connectByQr(page)

@@ -3,11 +3,13 @@
  * for the dapp's chains, honouring include, exclude and featured ids, with custom wallets first.
  */
 import * as Constants from '@doorway/shared/Constants'
+import * as S from '@doorway/shared/Schema'
 import { atom } from 'jotai'
 import type { WalletListing } from '../api/client.js'
 import { apiAtom } from './api.js'
 import { configAtom } from './config.js'
-import { hostWalletsAtom } from './wallets.js'
+import * as Storage from './storage.js'
+import { hostWalletsAtom, recentWalletsAtom } from './wallets.js'
 
 /** Where a wallet can be opened or installed (spec §3 wallet listing); null when it has no such place. */
 export type Links = {
@@ -42,6 +44,39 @@ const fromListing = (w: WalletListing): Wallet => ({
 /** The wallet a person picked last, for the WalletConnect view's logo, tabs and links. */
 export const chosenWalletAtom = atom<Wallet | null>(null)
 
+const link = S.union(S.string({ max: 512 }), S.literal(null))
+const storedWallet = S.object({
+  id: S.string({ min: 1, max: 128 }),
+  name: S.string({ min: 1, max: 128 }),
+  imageUrl: S.optional(S.string({ max: 2048 })),
+  rdns: S.union(S.string({ max: 128 }), S.literal(null)),
+  links: S.optional(
+    S.object({ mobile: link, desktop: link, webapp: link, appStore: link, playStore: link, chromeStore: link, homepage: link }),
+  ),
+})
+const recentDetailsKey = 'recentCatalogueWallets'
+const recentDetailsAtom = atom<readonly Wallet[]>(
+  Storage.read(recentDetailsKey, S.array(storedWallet, Constants.recentWalletsMax)) ?? [],
+)
+
+/**
+ * Catalogue wallets connected by WalletConnect lately, newest first: they share the recent list
+ * (spec §9: at most 2) with installed wallets, so a recent extension can push them out.
+ */
+export const recentCatalogueWalletsAtom = atom((get) => {
+  const recent = get(recentWalletsAtom)
+  return get(recentDetailsAtom)
+    .filter((w) => recent.includes(w.id))
+    .sort((a, b) => recent.indexOf(a.id) - recent.indexOf(b.id))
+})
+
+export const rememberWalletAtom = atom(null, (get, set, wallet: Wallet) => {
+  set(recentWalletsAtom, wallet.id)
+  const next = [wallet, ...get(recentDetailsAtom).filter((w) => w.id !== wallet.id)].slice(0, Constants.recentWalletsMax)
+  set(recentDetailsAtom, next)
+  Storage.write(recentDetailsKey, next)
+})
+
 /** What every catalogue query shares: the dapp's chains and its include/exclude lists. */
 const baseQueryAtom = atom((get) => {
   const config = get(configAtom)
@@ -58,12 +93,19 @@ export const connectListsAtom = atom(async (get) => {
   const base = get(baseQueryAtom)
   const featuredIds = get(configAtom)?.featuredWalletIds ?? []
   const installed = new Set(get(hostWalletsAtom).map((w) => w.rdns))
-  const notInstalled = (w: WalletListing) => !w.rdns || !installed.has(w.rdns)
+  const recent = new Set(get(recentCatalogueWalletsAtom).map((w) => w.id))
+  // Installed wallets and recent ones are listed above: not twice.
+  const notInstalled = (w: WalletListing) => (!w.rdns || !installed.has(w.rdns)) && !recent.has(w.id)
   const [featured, rest] = await Promise.all([
     featuredIds.length
       ? api.wallets({ ...base, page: 1, entries: featuredIds.length, include: featuredIds })
       : Promise.resolve({ data: [], count: 0 }),
-    api.wallets({ ...base, page: 1, entries: Constants.recommendedWalletsCount + installed.size, exclude: [...base.exclude, ...featuredIds] }),
+    api.wallets({
+      ...base,
+      page: 1,
+      entries: Constants.recommendedWalletsCount + installed.size + recent.size,
+      exclude: [...base.exclude, ...featuredIds],
+    }),
   ])
   // Featured in the dapp's own order (spec §1 featured wallet ids).
   const featuredSorted = [...featured.data].sort((a, b) => featuredIds.indexOf(a.id) - featuredIds.indexOf(b.id))

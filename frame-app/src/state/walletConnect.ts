@@ -13,6 +13,7 @@ import { atom } from 'jotai'
 import { type Connector, walletConnectId } from '../connectors/Connector.js'
 import type * as WalletConnect from '../connectors/walletConnect.js'
 import { raiseAlertAtom } from './alerts.js'
+import { type Wallet, rememberWalletAtom } from './catalogue.js'
 import { configAtom, hostOriginAtom } from './config.js'
 import {
   accountAtom,
@@ -37,6 +38,8 @@ export type Pairing =
   | { status: 'failed'; message: string }
 
 export const pairingAtom = atom<Pairing>({ status: 'idle' })
+// The wallet the current pairing is for, so a refreshed pairing keeps it.
+const pairingWalletAtom = atom<Wallet | undefined>(undefined)
 
 // Per store (one per modal instance), never module state.
 const clientSlotAtom = atom(() => ({ promise: undefined as Promise<WalletConnect.WalletConnect> | undefined, attempt: 0 }))
@@ -75,11 +78,15 @@ export const warmWalletConnectAtom = atom(null, (_get, set) => {
   idle(() => void set(loadWalletConnectAtom).catch(() => {}))
 })
 
-/** Starts a pairing (or replaces the current one): the view shows its URI as a QR and a link. */
-export const pairAtom = atom(null, async (get, set) => {
+/**
+ * Starts a pairing (or replaces the current one): the view shows its URI as a QR and a link. The
+ * wallet the person chose, if any, becomes a recent wallet once it connects.
+ */
+export const pairAtom = atom(null, async (get, set, wallet?: Wallet) => {
   const slot = get(clientSlotAtom)
   const attempt = ++slot.attempt
   const current = () => attempt === slot.attempt
+  set(pairingWalletAtom, wallet)
   set(pairingAtom, { status: 'loading' })
   try {
     const client = await set(loadWalletConnectAtom)
@@ -89,6 +96,7 @@ export const pairAtom = atom(null, async (get, set) => {
     if (!current()) return
     set(pairingAtom, { status: 'idle' })
     await set(adoptSessionAtom, { client, restored: false })
+    if (wallet) set(rememberWalletAtom, wallet)
   } catch (error) {
     if (!current() || (error instanceof DOMException && error.name === 'AbortError')) return
     if (!get(accountAtom)) set(statusAtom, (s) => ({ ...s, eip155: 'disconnected' }))
@@ -112,7 +120,7 @@ export const refreshPairingAtom = atom(null, (get, set, now: number = Date.now()
   const pairing = get(pairingAtom)
   if (pairing.status !== 'ready' || pairing.expiresAt - now > Constants.pairingExpiryMarginMs) return
   void get(clientSlotAtom).promise?.then((client) => client.abort())
-  void set(pairAtom)
+  void set(pairAtom, get(pairingWalletAtom))
 })
 
 /** A stored WalletConnect connection comes back from the frame's storage, without a new pairing. */

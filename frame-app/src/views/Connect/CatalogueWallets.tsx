@@ -2,7 +2,7 @@ import { ui } from '@doorway/shared/Messages'
 import { useAtomValue } from 'jotai'
 import { loadable } from 'jotai/utils'
 import { WalletIcon } from '../../components/WalletIcon.js'
-import { connectListsAtom, type Wallet } from '../../state/catalogue.js'
+import { connectListsAtom, recentCatalogueWalletsAtom, type Wallet } from '../../state/catalogue.js'
 import { useChooseWallet } from './useChooseWallet.js'
 
 const listsAtom = loadable(connectListsAtom)
@@ -10,11 +10,13 @@ const listsAtom = loadable(connectListsAtom)
 /** Featured then recommended wallets from the catalogue (spec §9: 4 each). Quietly absent if the api is. */
 export function CatalogueWallets() {
   const lists = useAtomValue(listsAtom)
+  const recent = useAtomValue(recentCatalogueWalletsAtom)
   const choose = useChooseWallet()
-  if (lists.state !== 'hasData') return null
+  if (lists.state !== 'hasData') return <WalletList label={ui.connect.recent} wallets={recent} onChoose={choose} badge={ui.connect.recent} />
   const { featured, recommended } = lists.data
   return (
     <>
+      <WalletList label={ui.connect.recent} wallets={recent} onChoose={choose} badge={ui.connect.recent} />
       <WalletList label={ui.connect.featured} wallets={featured} onChoose={choose} />
       <WalletList label={ui.connect.recommended} wallets={recommended} onChoose={choose} />
     </>
@@ -27,7 +29,8 @@ export function useCatalogueCount(): number | undefined {
   return lists.state === 'hasData' ? lists.data.count : undefined
 }
 
-function WalletList({ label, wallets, onChoose }: { label: string; wallets: Wallet[]; onChoose(wallet: Wallet): void }) {
+function WalletList(props: { label: string; wallets: readonly Wallet[]; onChoose(wallet: Wallet): void; badge?: string }) {
+  const { label, wallets, onChoose, badge } = props
   if (!wallets.length) return null
   return (
     <ul className="list" aria-label={label}>
@@ -36,6 +39,7 @@ function WalletList({ label, wallets, onChoose }: { label: string; wallets: Wall
           <button type="button" className="list-button" onClick={() => onChoose(wallet)}>
             <WalletIcon src={wallet.imageUrl} />
             <span>{wallet.name}</span>
+            {badge && <span className="badge">{badge}</span>}
           </button>
         </li>
       ))}

@@ -36,7 +36,7 @@ export default function ConnectingWalletConnect({ route }: { route: RouteOf<'Con
 /** The pairing for one wallet, or for any wallet (Connect's WalletConnect entry and the basic view). */
 export function WalletConnectPairing({ wallet }: { wallet?: Wallet | undefined }) {
   const mobile = useAtomValue(mobileAtom)
-  const pairing = usePairing()
+  const pairing = usePairing(wallet)
   const pair = useSetAtom(pairAtom)
   const tabs = Links.platforms(wallet?.links, mobile)
   const [platform, setPlatform] = useState<Links.Platform>(tabs[0]!)
@@ -50,7 +50,7 @@ export function WalletConnectPairing({ wallet }: { wallet?: Wallet | undefined }
           <h2>{pairing.status === 'rejected' ? ui.connect.declined : ui.connect.failed}</h2>
           <p className="muted">{pairing.status === 'rejected' ? format(ui.walletConnect.declinedHint, { wallet: name }) : pairing.message}</p>
         </div>
-        <button type="button" className="primary-button" onClick={() => void pair()}>
+        <button type="button" className="primary-button" onClick={() => void pair(wallet)}>
           {ui.connect.retry}
         </button>
       </div>
@@ -69,7 +69,7 @@ export function WalletConnectPairing({ wallet }: { wallet?: Wallet | undefined }
 }
 
 /** Starts a pairing while the view is shown, replaces it near expiry (spec §9), ends it on leaving. */
-function usePairing(): Pairing {
+function usePairing(wallet: Wallet | undefined): Pairing {
   const pairing = useAtomValue(pairingAtom)
   const pair = useSetAtom(pairAtom)
   const cancel = useSetAtom(cancelPairingAtom)
@@ -77,13 +77,13 @@ function usePairing(): Pairing {
   const connected = useAtomValue(accountAtom)
   const reset = useSetAtom(resetAtom)
   useEffect(() => {
-    void pair()
+    void pair(wallet)
     const timer = setInterval(() => refresh(), Constants.pairingRetryMs)
     return () => {
       clearInterval(timer)
       cancel()
     }
-  }, [pair, cancel, refresh])
+  }, [pair, cancel, refresh, wallet])
   // Connected through this pairing: on to the account, as with an extension.
   useEffect(() => {
     if (connected) reset({ view: 'Account' })
