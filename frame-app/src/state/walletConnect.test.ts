@@ -58,7 +58,8 @@ describe('pairing (issue 5, spec §9)', () => {
     const pairing = store.get(pairingAtom)
     expect(pairing).toMatchObject({ status: 'ready', uri: 'wc:one@2' })
     expect(pairing.status === 'ready' && pairing.expiresAt - before).toBeGreaterThanOrEqual(Constants.pairingLifetimeMs - 5)
-    expect(store.get(activeStatusAtom)).toBe('connecting')
+    // A QR on screen is not a connection yet: the dapp still reads disconnected.
+    expect(store.get(activeStatusAtom)).toBe('disconnected')
     fake.attempts[0]!.resolve()
     await done
     expect(store.get(accountAtom)).toMatchObject({ address, chainId: 'eip155:31337', connector: { name: 'Test Wallet' } })

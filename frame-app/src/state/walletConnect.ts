@@ -18,7 +18,6 @@ import { configAtom, hostOriginAtom } from './config.js'
 import {
   accountAtom,
   accountEventAtom,
-  activeStatusAtom,
   chainChangedAtom,
   establishAtom,
   forgetAtom,
@@ -91,7 +90,7 @@ export const pairAtom = atom(null, async (get, set, wallet?: Wallet) => {
   try {
     const client = await set(loadWalletConnectAtom)
     if (!current()) return
-    set(statusAtom, (s) => ({ ...s, eip155: 'connecting' }))
+    // The namespace stays disconnected while a QR waits: nobody is connecting until a wallet answers.
     await client.pair((uri) => current() && set(pairingAtom, { status: 'ready', uri, expiresAt: Date.now() + Constants.pairingLifetimeMs }))
     if (!current()) return
     set(pairingAtom, { status: 'idle' })
@@ -99,7 +98,6 @@ export const pairAtom = atom(null, async (get, set, wallet?: Wallet) => {
     if (wallet) set(rememberWalletAtom, wallet)
   } catch (error) {
     if (!current() || (error instanceof DOMException && error.name === 'AbortError')) return
-    if (!get(accountAtom)) set(statusAtom, (s) => ({ ...s, eip155: 'disconnected' }))
     if (error instanceof Errors.DoorwayError && error.code === Errors.codes.userRejected) return set(pairingAtom, { status: 'rejected' })
     set(pairingAtom, { status: 'failed', message: error instanceof Error ? error.message : String(error) })
     set(providerErrorAtom, error)
@@ -111,7 +109,6 @@ export const cancelPairingAtom = atom(null, (get, set) => {
   const slot = get(clientSlotAtom)
   slot.attempt++
   set(pairingAtom, { status: 'idle' })
-  if (get(activeStatusAtom) === 'connecting' && !get(accountAtom)) set(statusAtom, (s) => ({ ...s, eip155: 'disconnected' }))
   void slot.promise?.then((client) => client.abort()).catch(() => {})
 })
 
