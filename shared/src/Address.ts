@@ -4,7 +4,7 @@ const evm = /^(0x)?[0-9a-fA-F]{40}$/
 const solana = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
 
 /** 40 hex digits with an optional `0x` prefix (spec §5). */
-export function isEvmAddress(s: unknown): boolean {
+export function isEvmAddress(s: unknown): s is string {
   return typeof s === 'string' && evm.test(s)
 }
 

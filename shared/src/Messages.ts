@@ -251,6 +251,7 @@ export const ui = {
     scan: 'Scan this QR code with your phone',
     qr: 'QR code to connect {wallet}',
     creating: 'Preparing a connection',
+    relayTimeout: 'The connection service did not answer. Check your internet connection and try again.',
     copyLink: 'Copy link',
     copied: 'Link copied',
     copyFailed: 'Could not copy the link',

@@ -1,5 +1,6 @@
 import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
+import { ui } from '@doorway/shared/Messages'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { createStore } from 'jotai'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
@@ -7,7 +8,7 @@ import type * as WalletConnect from '../connectors/walletConnect.js'
 import { alertAtom } from './alerts.js'
 import { configAtom, hostOriginAtom } from './config.js'
 import { accountAtom, activeStatusAtom } from './connection.js'
-import { alertKey, cancelPairingAtom, pairAtom, pairingAtom, refreshPairingAtom } from './walletConnect.js'
+import { alertKey, cancelPairingAtom, pairAtom, pairingAtom, refreshPairingAtom, uriTimeoutMs } from './walletConnect.js'
 
 const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 
@@ -106,6 +107,22 @@ describe('pairing (issue 5, spec §9)', () => {
     await first
     expect(store.get(pairingAtom)).toEqual({ status: 'failed', message: 'Unauthorized: origin not allowed' })
     expect(store.get(alertAtom)?.key).toBe('unverifiedDomain')
+  })
+
+  test('error: no URI within 15 s fails the attempt with a message; retry starts over', async () => {
+    vi.useFakeTimers()
+    const store = setup()
+    const first = store.set(pairAtom)
+    await vi.advanceTimersByTimeAsync(uriTimeoutMs - 1)
+    expect(store.get(pairingAtom)).toEqual({ status: 'loading' })
+    await vi.advanceTimersByTimeAsync(1)
+    expect(store.get(pairingAtom)).toEqual({ status: 'failed', message: ui.walletConnect.relayTimeout })
+    await first
+    vi.useRealTimers()
+    void store.set(pairAtom)
+    await tick()
+    fake.attempts.at(-1)!.onUri('wc:late@2')
+    expect(store.get(pairingAtom)).toMatchObject({ status: 'ready', uri: 'wc:late@2' })
   })
 
   test('behavior: leaving the view cancels the attempt; a late answer connects nobody', async () => {

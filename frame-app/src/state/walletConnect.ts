@@ -6,9 +6,10 @@
  * spec §9 pairing: lifetime 4 minutes; a pairing within 10 s of its expiry is replaced by a fresh one;
  * the check runs every retry interval (1 s).
  */
+import * as Address from '@doorway/shared/Address'
 import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
-import { alerts } from '@doorway/shared/Messages'
+import { alerts, ui } from '@doorway/shared/Messages'
 import { atom } from 'jotai'
 import { type Connector, walletConnectId } from '../connectors/Connector.js'
 import type * as WalletConnect from '../connectors/walletConnect.js'
@@ -87,6 +88,14 @@ export const pairAtom = atom(null, async (get, set, wallet?: Wallet) => {
   const current = () => attempt === slot.attempt
   set(pairingWalletAtom, wallet)
   set(pairingAtom, { status: 'loading' })
+  // Every request ends: a relay that never answers fails the attempt, with a retry that starts over.
+  const timer = setTimeout(() => {
+    if (!current() || get(pairingAtom).status !== 'loading') return
+    slot.attempt++
+    void slot.promise?.then((client) => client.abort()).catch(() => {})
+    slot.promise = undefined
+    set(pairingAtom, { status: 'failed', message: ui.walletConnect.relayTimeout })
+  }, uriTimeoutMs)
   try {
     const client = await set(loadWalletConnectAtom)
     if (!current()) return
@@ -94,15 +103,19 @@ export const pairAtom = atom(null, async (get, set, wallet?: Wallet) => {
     await client.pair((uri) => current() && set(pairingAtom, { status: 'ready', uri, expiresAt: Date.now() + Constants.pairingLifetimeMs }))
     if (!current()) return
     set(pairingAtom, { status: 'idle' })
-    await set(adoptSessionAtom, { client, restored: false })
+    await set(adoptSessionAtom, { client, restored: false, wallet })
     if (wallet) set(rememberWalletAtom, wallet)
   } catch (error) {
     if (!current() || (error instanceof DOMException && error.name === 'AbortError')) return
     if (error instanceof Errors.DoorwayError && error.code === Errors.codes.userRejected) return set(pairingAtom, { status: 'rejected' })
     set(pairingAtom, { status: 'failed', message: error instanceof Error ? error.message : String(error) })
     set(providerErrorAtom, error)
+  } finally {
+    clearTimeout(timer)
   }
 })
+/** How long reaching the relay and creating a pairing may take before the view says it failed. */
+export const uriTimeoutMs = 15_000
 
 /** Leaving the view ends the pairing attempt: a stale QR must not connect anybody later. */
 export const cancelPairingAtom = atom(null, (get, set) => {
@@ -133,15 +146,19 @@ export const restoreWalletConnectAtom = atom(null, async (get, set) => {
   }
 })
 
-const adoptSessionAtom = atom(null, async (_get, set, { client, restored }: { client: WalletConnect.WalletConnect; restored: boolean }) => {
-  const connector: Connector = {
-    ...client.connector,
-    name: client.peer()?.name ?? client.connector.name,
-    ...(client.peer()?.icon && { imageUrl: client.peer()?.icon }),
-  }
-  const [address] = (await connector.request({ method: 'eth_accounts' })) as string[]
+/**
+ * The session's wallet becomes the account's connector. Its logo comes from the catalogue when the
+ * person chose a wallet (served by the api); else the wallet's own https or data icon.
+ */
+type Adopt = { client: WalletConnect.WalletConnect; restored: boolean; wallet?: Wallet | undefined }
+const adoptSessionAtom = atom(null, async (_get, set, { client, restored, wallet }: Adopt) => {
+  const peer = client.peer()
+  const icon = wallet?.imageUrl ?? (peer?.icon && /^(https:|data:image\/)/.test(peer.icon) ? peer.icon : undefined)
+  const connector: Connector = { ...client.connector, name: peer?.name ?? client.connector.name, ...(icon && { imageUrl: icon }) }
+  const [address] = (await connector.request({ method: 'eth_accounts' })) as unknown[]
   const chainId = toChainId(await connector.request({ method: 'eth_chainId' }))
-  if (!address) throw Errors.disconnected()
+  // What crosses from the wallet is checked like any other payload.
+  if (!Address.isEvmAddress(address)) throw Errors.disconnected()
   set(establishAtom, { account: { connector, address, chainId }, restored })
 })
 
