@@ -8,7 +8,7 @@ import type * as WalletConnect from '../connectors/walletConnect.js'
 import { alertAtom } from './alerts.js'
 import { configAtom, hostOriginAtom } from './config.js'
 import { accountAtom, activeStatusAtom } from './connection.js'
-import { alertKey, cancelPairingAtom, pairAtom, pairingAtom, refreshPairingAtom, uriTimeoutMs } from './walletConnect.js'
+import { alertKey, cancelPairingAtom, pairAtom, pairingAtom, refreshPairingAtom, relayTimeoutMs } from './walletConnect.js'
 
 const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 
@@ -113,7 +113,7 @@ describe('pairing (issue 5, spec §9)', () => {
     vi.useFakeTimers()
     const store = setup()
     const first = store.set(pairAtom)
-    await vi.advanceTimersByTimeAsync(uriTimeoutMs - 1)
+    await vi.advanceTimersByTimeAsync(relayTimeoutMs - 1)
     expect(store.get(pairingAtom)).toEqual({ status: 'loading' })
     await vi.advanceTimersByTimeAsync(1)
     expect(store.get(pairingAtom)).toEqual({ status: 'failed', message: ui.walletConnect.relayTimeout })

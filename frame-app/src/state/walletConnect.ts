@@ -95,7 +95,7 @@ export const pairAtom = atom(null, async (get, set, wallet?: Wallet) => {
     void slot.promise?.then((client) => client.abort()).catch(() => {})
     slot.promise = undefined
     set(pairingAtom, { status: 'failed', message: ui.walletConnect.relayTimeout })
-  }, uriTimeoutMs)
+  }, relayTimeoutMs)
   try {
     const client = await set(loadWalletConnectAtom)
     if (!current()) return
@@ -114,8 +114,8 @@ export const pairAtom = atom(null, async (get, set, wallet?: Wallet) => {
     clearTimeout(timer)
   }
 })
-/** How long reaching the relay and creating a pairing may take before the view says it failed. */
-export const uriTimeoutMs = 15_000
+/** How long reaching the relay (for a pairing, or to restore a session) may take before giving up. */
+export const relayTimeoutMs = 15_000
 
 /** Leaving the view ends the pairing attempt: a stale QR must not connect anybody later. */
 export const cancelPairingAtom = atom(null, (get, set) => {
@@ -137,12 +137,19 @@ export const refreshPairingAtom = atom(null, (get, set, now: number = Date.now()
 export const restoreWalletConnectAtom = atom(null, async (get, set) => {
   if (storedConnectorId() !== walletConnectId || get(accountAtom)) return
   set(statusAtom, (s) => ({ ...s, eip155: 'connecting' }))
+  // spec §4: connecting is then synced. A relay that does not answer leaves the stored session for
+  // the next load rather than forgetting it.
+  const timer = setTimeout(() => {
+    if (!get(accountAtom)) set(statusAtom, (s) => ({ ...s, eip155: 'disconnected' }))
+  }, relayTimeoutMs)
   try {
     const client = await set(loadWalletConnectAtom)
     if (!client.peer()) return set(forgetAtom)
     await set(adoptSessionAtom, { client, restored: true })
   } catch {
     set(forgetAtom)
+  } finally {
+    clearTimeout(timer)
   }
 })
 
