@@ -104,7 +104,8 @@ export function createModal(options: ModalOptions): Modal {
     else if (type === 'close') finishClose(event.result)
     else if (type === 'result') settleOpen(event.result)
     else if (type === 'show') show()
-    else if (type === 'navigate') open(event.url, event.target, 'noopener')
+    // App links replace nothing (the OS takes them); web pages get a new tab (Protocol frameEvent).
+    else if (type === 'navigate') open(event.url, /^https?:/i.test(event.url) ? '_blank' : '_self', 'noopener')
     else if (type === 'connect' || type === 'accountChanged') {
       emit(type, event.account)
       provider.emit('accountsChanged', [event.account.address])

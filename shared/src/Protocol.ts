@@ -180,9 +180,10 @@ export const frameEvent = S.union(
   /**
    * Open a wallet's link from the top window, within the person's tap (issue 5: a host's frame-src CSP
    * and iOS would block it from the frame). An https or app link: never a script or data URL (browsers
-   * refuse file: and blob: from a web page by themselves).
+   * refuse file: and blob: from a web page by themselves). The SDK picks the target: web pages open in
+   * a new tab, so the frame can never navigate the dapp's own page to another site.
    */
-  S.object({ type: S.literal('navigate'), url: S.string({ max: 4096, pattern: /^(?!(javascript|data):)[a-z][\w+.-]*:/i }), target: S.literal('_self', '_blank') }),
+  S.object({ type: S.literal('navigate'), url: S.string({ max: 4096, pattern: /^(?!(javascript|data):)[a-z][\w+.-]*:/i }) }),
 )
 export type FrameEvent = S.Infer<typeof frameEvent>
 

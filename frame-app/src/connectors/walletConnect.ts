@@ -87,6 +87,8 @@ export async function create(options: Options): Promise<WalletConnect> {
     if (chainId) emit({ type: 'chainChanged', chainId })
   })
   provider.on('session_delete', () => emit({ type: 'disconnect' }))
+  // The provider does not listen for expiry (7 days without use): the session is over all the same.
+  provider.client.on('session_expire', ({ topic }) => topic === provider.session?.topic && emit({ type: 'disconnect' }))
   provider.client.core.relayer.on('relayer_error', (error: unknown) => emit({ type: 'error', error }))
 
   let attempt: { reject(error: unknown): void } | undefined

@@ -97,7 +97,7 @@ function Panel({ platform, wallet, name, pairing }: { platform: Links.Platform; 
   const uri = pairing.status === 'ready' ? pairing.uri : undefined
   const links = wallet?.links
   // The host opens links from the top window, inside this tap (issue 5; frame-src CSP and iOS).
-  const open = (url: string) => notify({ type: 'navigate', url, target: Links.targetOf(url) })
+  const open = (url: string) => notify({ type: 'navigate', url })
   const values = { wallet: name }
 
   if (platform === 'qrcode') {

@@ -33,13 +33,6 @@ describe('platforms', () => {
 })
 
 test.each([
-  ['https://link.example/wc?uri=x', '_blank'],
-  ['metamask://wc?uri=x', '_self'],
-])('behavior: targetOf(%s) is %s', (url, target) => {
-  expect(L.targetOf(url)).toBe(target)
-})
-
-test.each([
   ['ios', { ...none, appStore: 'https://apps.apple.com/x', homepage: 'https://h' }, 'https://apps.apple.com/x'],
   ['android', { ...none, playStore: 'https://play.google.com/x', homepage: 'https://h' }, 'https://play.google.com/x'],
   ['android', { ...none, homepage: 'https://h' }, 'https://h'],

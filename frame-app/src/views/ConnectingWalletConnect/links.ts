@@ -34,11 +34,6 @@ export function walletLink(appUrl: string, uri: string): string {
   return `${base}wc?uri=${encodeURIComponent(uri)}`
 }
 
-/** App links replace nothing (the OS hands them to the app); web pages open in a new tab. */
-export function targetOf(url: string): '_self' | '_blank' {
-  return isHttp(url) ? '_blank' : '_self'
-}
-
 /** Where to get the wallet when it is not installed, for this device. */
 export function installLink(links: Links | undefined, platform: 'ios' | 'android' | 'other'): string | null {
   if (!links) return null
