@@ -4,12 +4,12 @@
  * over the devnet relay.
  */
 import { request } from 'node:http'
-import { UniversalProvider } from '@walletconnect/universal-provider'
 import { toHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as Anvil from './anvil.js'
 import * as Relay from './relay.js'
 import * as TestWalletPage from './testWalletPage.js'
+import * as TestDapp from './testDapp.js'
 
 // Each dapp below builds its own Core, as separate pages would; without this the sdk hands back the
 // Core cached on globalThis.
@@ -24,18 +24,11 @@ const chains = [
 let relay: Relay.start.ReturnType
 let anvil: Anvil.start.ReturnType
 let page: TestWalletPage.start.ReturnType
-type Provider = Awaited<ReturnType<typeof UniversalProvider.init>>
+type Provider = TestDapp.Provider
 const providers: Provider[] = []
 
 async function dapp(prefix: string) {
-  const provider = await UniversalProvider.init({
-    projectId: 'doorway-test',
-    relayUrl: relay.url,
-    customStoragePrefix: prefix,
-    logger: 'silent',
-    telemetryEnabled: false,
-    metadata: { name: 'Doorway page dapp', description: 'testWalletPage.test.ts', url: 'http://127.0.0.1', icons: [] },
-  })
+  const provider = await TestDapp.create({ relayUrl: relay.url, name: 'Doorway page dapp', customStoragePrefix: prefix })
   providers.push(provider)
   return provider
 }
@@ -44,16 +37,7 @@ async function dapp(prefix: string) {
 function connect(provider: Provider) {
   const uri = new Promise<string>((resolve) => provider.once('display_uri', resolve))
   const outcome = provider
-    .connect({
-      optionalNamespaces: {
-        eip155: {
-          methods: ['personal_sign', 'eth_sendTransaction'],
-          chains: chains.map((c) => `eip155:${c.id}`),
-          events: ['chainChanged', 'accountsChanged'],
-          rpcMap: Object.fromEntries(chains.map((c) => [c.id, c.rpcUrl])),
-        },
-      },
-    })
+    .connect({ optionalNamespaces: TestDapp.namespaces(chains, ['personal_sign', 'eth_sendTransaction']) })
     .then(
       (session) => ({ session }),
       (error: Error) => ({ error }),
@@ -61,14 +45,7 @@ function connect(provider: Provider) {
   return { uri, outcome }
 }
 
-async function close(provider: Provider) {
-  const core = provider.client.core
-  core.heartbeat.stop()
-  await core.relayer.transportClose()
-}
-
-const event = <T>(provider: Provider, name: string) =>
-  new Promise<T>((resolve) => provider.once(name, (value: T) => resolve(value)))
+const { close, event } = TestDapp
 
 async function post(path: string, body: unknown, init: RequestInit = {}) {
   const res = await fetch(new URL(path, page.url), {

@@ -4,7 +4,6 @@
  * cross-site frame must: a session survives a reload on the few keys it keeps, in a few KB that do not
  * grow with use.
  */
-import { UniversalProvider } from '@walletconnect/universal-provider'
 import { type Hex, toHex, verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as WalletConnectStorage from '../../frame-app/src/connectors/walletConnectStorage.js'
@@ -12,6 +11,8 @@ import { cookieBackend } from '../../frame-app/src/state/storage.js'
 import * as Anvil from './anvil.js'
 import * as Relay from './relay.js'
 import * as TestWallet from './testWallet.js'
+import { cookieJar as jar } from '../../frame-app/src/state/cookieJar.testing.js'
+import * as TestDapp from './testDapp.js'
 
 // A reloaded frame builds a fresh Core; without this the sdk hands back the one cached on globalThis.
 process.env.DISABLE_GLOBAL_CORE = 'true'
@@ -24,40 +25,17 @@ const chains = [
 /** Partitioned cookies the frame may spend on WalletConnect (Chromium allows about 10 KB per partition). */
 const budgetBytes = 6_000
 
-/** A cookie jar that behaves like document.cookie: writes set one cookie, reads list them all. */
-function jar() {
-  const cookies = new Map<string, string>()
-  return {
-    get cookie() {
-      return [...cookies].map(([k, v]) => `${k}=${v}`).join('; ')
-    },
-    set cookie(line: string) {
-      const [pair] = line.split('; ')
-      const [name, value] = [pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1)]
-      if (line.includes('Max-Age=0')) cookies.delete(name)
-      else cookies.set(name, value)
-    },
-  }
-}
-
 let relay: Relay.start.ReturnType
 let anvil: Anvil.start.ReturnType
 let wallet: TestWallet.TestWallet
-type Provider = Awaited<ReturnType<typeof UniversalProvider.init>>
+type Provider = TestDapp.Provider
 const providers: Provider[] = []
 
 /** One page load of the frame: a storage over the cookie jar, and the provider on it. */
 async function load(doc: ReturnType<typeof jar>) {
   const page = new EventTarget()
   const storage = WalletConnectStorage.create({ backend: cookieBackend(doc), page })
-  const provider = await UniversalProvider.init({
-    projectId: 'doorway-test',
-    relayUrl: relay.url,
-    storage,
-    logger: 'silent',
-    telemetryEnabled: false,
-    metadata: { name: 'Doorway frame', description: 'walletConnectStorage.test.ts', url: 'http://127.0.0.1', icons: [] },
-  })
+  const provider = await TestDapp.create({ relayUrl: relay.url, name: 'Doorway frame', storage })
   providers.push(provider)
   const unload = async () => {
     page.dispatchEvent(new Event('pagehide'))
@@ -66,11 +44,7 @@ async function load(doc: ReturnType<typeof jar>) {
   return { storage, provider, unload }
 }
 
-async function close(provider: Provider) {
-  const core = provider.client.core
-  core.heartbeat.stop()
-  await core.relayer.transportClose()
-}
+const { close } = TestDapp
 
 /** The keys a reload would read back, topics elided. */
 const persistedKeys = async (doc: ReturnType<typeof jar>) =>
@@ -105,16 +79,7 @@ describe('WalletConnectStorage with the real sdk', () => {
       frame.provider.once('display_uri', (uri: string) => wallet.pair(uri).then(resolve, reject)),
     )
     await Promise.all([
-      frame.provider.connect({
-        optionalNamespaces: {
-          eip155: {
-            methods: ['personal_sign'],
-            chains: chains.map((c) => `eip155:${c.id}`),
-            events: ['chainChanged', 'accountsChanged'],
-            rpcMap: Object.fromEntries(chains.map((c) => [c.id, c.rpcUrl])),
-          },
-        },
-      }),
+      frame.provider.connect({ optionalNamespaces: TestDapp.namespaces(chains, ['personal_sign']) }),
       paired,
     ])
     expect(await sign(frame.provider, 'first')).toBe(true)

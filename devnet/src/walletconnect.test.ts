@@ -7,7 +7,6 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { UniversalProvider } from '@walletconnect/universal-provider'
 import {
   type Address,
   type Hex,
@@ -21,6 +20,7 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as Anvil from './anvil.js'
 import * as Relay from './relay.js'
+import * as TestDapp from './testDapp.js'
 import * as TestWallet from './testWallet.js'
 
 // A restored dapp must build a fresh Core, as a reloaded page would; without this the sdk hands back
@@ -54,32 +54,22 @@ let relay: Relay.start.ReturnType
 let anvil: Anvil.start.ReturnType
 let wallet: TestWallet.TestWallet
 let storageDir: string
-type Provider = Awaited<ReturnType<typeof UniversalProvider.init>>
+type Provider = TestDapp.Provider
 const providers: Provider[] = []
 
 async function dapp(prefix: string) {
-  const provider = await UniversalProvider.init({
-    projectId: 'doorway-test',
+  const provider = await TestDapp.create({
     relayUrl: relay.url,
+    name: 'Doorway test dapp',
     customStoragePrefix: prefix,
     // A directory, not the default memory store: the restore test reopens it from a second client.
     storageOptions: { database: join(storageDir, prefix) },
-    logger: 'silent',
-    telemetryEnabled: false,
-    metadata: { name: 'Doorway test dapp', description: 'walletconnect.test.ts', url: 'http://127.0.0.1', icons: [] },
   })
   providers.push(provider)
   return provider
 }
 
-const namespaces = {
-  eip155: {
-    methods: ['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction', 'wallet_switchEthereumChain'],
-    chains: caip,
-    events: ['chainChanged', 'accountsChanged'],
-    rpcMap: Object.fromEntries(chains.map((c) => [c.id, c.rpcUrl])),
-  },
-}
+const namespaces = TestDapp.namespaces(chains, ['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction', 'wallet_switchEthereumChain'])
 
 /** connect() on the dapp, with the QR step done by handing the URI to the test wallet. */
 async function connect(provider: Provider) {
@@ -90,14 +80,7 @@ async function connect(provider: Provider) {
   return { session, paired }
 }
 
-async function close(provider: Provider) {
-  const core = provider.client.core
-  core.heartbeat.stop()
-  await core.relayer.transportClose()
-}
-
-const event = <T>(provider: Provider, name: string) =>
-  new Promise<T>((resolve) => provider.once(name, (value: T) => resolve(value)))
+const { close, event } = TestDapp
 
 const receipt = (rpcUrl: string, hash: Hex) =>
   createPublicClient({ transport: http(rpcUrl) }).waitForTransactionReceipt({ hash, pollingInterval: 50 })

@@ -1,23 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { type Backend, cookieBackend } from '../state/storage.js'
 import * as WalletConnectStorage from './walletConnectStorage.js'
-
-/** A cookie jar that behaves like document.cookie: writes set one cookie, reads list them all. */
-function jar() {
-  const cookies = new Map<string, string>()
-  return {
-    cookies,
-    get cookie() {
-      return [...cookies].map(([k, v]) => `${k}=${v}`).join('; ')
-    },
-    set cookie(line: string) {
-      const [pair] = line.split('; ')
-      const [name, value] = [pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1)]
-      if (line.includes('Max-Age=0')) cookies.delete(name)
-      else cookies.set(name, value)
-    },
-  }
-}
+import { cookieJar as jar } from '../state/cookieJar.testing.js'
 
 /** A Map as backend, counting writes. */
 function mapBackend(entries: Record<string, string> = {}) {

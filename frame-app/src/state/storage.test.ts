@@ -1,24 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { cookieBackend } from './storage.js'
-
-/** A cookie jar that behaves like document.cookie: writes set one cookie, reads list them all. */
-function jar() {
-  const cookies = new Map<string, string>()
-  const writes: string[] = []
-  return {
-    writes,
-    get cookie() {
-      return [...cookies].map(([k, v]) => `${k}=${v}`).join('; ')
-    },
-    set cookie(line: string) {
-      writes.push(line)
-      const [pair] = line.split('; ')
-      const [name, value] = [pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1)]
-      if (line.includes('Max-Age=0')) cookies.delete(name)
-      else cookies.set(name, value)
-    },
-  }
-}
+import { cookieJar as jar } from './cookieJar.testing.js'
 
 describe('cookieBackend', () => {
   test('behavior: round-trips values with any characters', () => {
