@@ -3,9 +3,9 @@
  * devnet tests build it. Never shipped. `import * as TestDapp from './testDapp.js'`.
  */
 import { UniversalProvider, type UniversalProviderOpts } from '@walletconnect/universal-provider'
+import type { Chain } from './testWallet.js'
 
 export type Provider = Awaited<ReturnType<typeof UniversalProvider.init>>
-export type Chain = { id: number; rpcUrl: string }
 
 /** A dapp by the name wallets show for it; storage options pass through. */
 export function create(options: { relayUrl: string; name: string } & Pick<UniversalProviderOpts, 'customStoragePrefix' | 'storageOptions' | 'storage'>) {
