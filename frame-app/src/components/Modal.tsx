@@ -35,6 +35,18 @@ export function Modal() {
     requestAnimationFrame(() => performance.mark(visibleMark))
   }, [open])
 
+  // The host focuses the iframe after showModal(), and that focus reaches this process late. When it
+  // lands with nothing inside focused (the first focus() raced it), the dialog takes it.
+  useEffect(() => {
+    if (!open) return
+    const onFocus = () => {
+      const dialog = dialogRef.current
+      if (dialog && !dialog.contains(document.activeElement)) dialog.focus()
+    }
+    window.addEventListener('focus', onFocus)
+    return () => window.removeEventListener('focus', onFocus)
+  }, [open])
+
   useEffect(() => {
     if (!open) return
     const onKey = (event: KeyboardEvent) => event.key === 'Escape' && close()
