@@ -3,6 +3,7 @@
  * which announces itself by EIP-6963 and asks in its own prompt, as an extension does.
  */
 import * as Anvil from '../devnet/src/anvil.js'
+import * as Format from '../shared/src/Format.js'
 import {
   connectDevWallet,
   dapp,
@@ -33,9 +34,8 @@ test('behavior: connect with the dev wallet; the modal and the dapp show the acc
   await expect(frame.getByRole('dialog', { name: 'Account' })).toBeVisible()
   await expect(frame.getByText('0xf39F…2266')).toBeVisible()
   const balance = BigInt(await rpc<string>('http://127.0.0.1:8545', 'eth_getBalance', [devAccount, 'latest']))
-  const whole = new Intl.NumberFormat('en-US').format(balance / 10n ** 18n)
-  await expect(frame.getByLabel('Balance')).toContainText(`${whole}.`)
-  await expect(frame.getByLabel('Balance')).toContainText('ETH')
+  // spec §9: 3 decimals, rounded (a spent 10,000 ETH shows as 10,000.000 ETH).
+  await expect(frame.getByLabel('Balance')).toHaveText(`${Format.formatQuantity(Format.formatUnits(balance, 18))} ETH`)
 
   await expect(demoValue(page, 'Status')).toHaveText('connected')
   await expect(demoValue(page, 'Address')).toHaveText(devAccount)
