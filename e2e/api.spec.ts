@@ -1,6 +1,6 @@
 /** The api behind the modal (issue 4): balances in the Tokens tab, analytics and its allowlist alert. */
 import type { Page } from '@playwright/test'
-import { connectDevWallet, expect, modalFrame, ready, test } from './fixtures.js'
+import { connectDevWallet, expect, expectClosed, modalFrame, ready, test } from './fixtures.js'
 
 /** Records the api calls every frame makes. */
 function apiCalls(page: Page) {
@@ -33,7 +33,7 @@ test('behavior: analytics is off unless the dapp turns it on: no event is sent',
   await ready(page)
   await connectDevWallet(page)
   await page.keyboard.press('Escape')
-  await expect(page.getByRole('dialog', { name: 'Wallet connection' })).toBeHidden()
+  await expectClosed(page)
   expect(calls.filter((u) => u.pathname === '/e' || u.pathname === '/getAnalyticsConfig')).toEqual([])
 })
 
@@ -55,6 +55,7 @@ test("error: an origin off the project's allowlist shows 'Invalid App Configurat
   await expect(alert).toContainText('Origin http://localhost:5173 not found on Allowlist - update configuration')
   await frame.getByRole('button', { name: 'Dismiss alert' }).click()
   await page.keyboard.press('Escape')
+  await expectClosed(page)
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
   await expect(frame.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
   await expect(alert).toHaveCount(0)

@@ -10,8 +10,8 @@ import {
   devAccount,
   eventLog,
   expect,
+  expectClosed,
   modalFrame,
-
   ready,
   rpc,
   test,
@@ -68,6 +68,7 @@ test('behavior: a transaction sent through getProvider() is mined and the balanc
   await ready(page)
   await connectDevWallet(page)
   await page.keyboard.press('Escape')
+  await expectClosed(page)
   const before = BigInt(await rpc<string>('http://127.0.0.1:8545', 'eth_getBalance', [devAccount, 'latest']))
 
   await page.getByRole('button', { name: 'Send 0.001 ETH to yourself' }).click()
@@ -133,18 +134,19 @@ test.describe('chains', () => {
     await page.evaluate(() => (window as unknown as { doorwayDevWallet: { setChain(id: number): void } }).doorwayDevWallet.setChain(31338))
     await expect(frame.getByRole('dialog', { name: 'Switch Network' })).toBeVisible()
     await frame.getByRole('button', { name: 'Back' }).click()
-    await expect(page.getByRole('dialog', { name: 'Wallet connection' })).toBeHidden()
+    await expectClosed(page)
   })
 
   test('behavior: with the modal closed, an unsupported chain opens UnsupportedChain; switching back closes it', async ({ page }) => {
     await ready(page, '?chains=31337')
     await connectDevWallet(page)
     await page.keyboard.press('Escape')
+    await expectClosed(page)
     await page.getByRole('combobox', { name: 'Wallet network' }).selectOption('31338')
     const frame = modalFrame(page)
     await expect(frame.getByRole('dialog', { name: 'Switch Network' })).toBeVisible()
     await frame.getByRole('list', { name: 'Networks' }).getByRole('button', { name: /Anvil 31337/ }).click()
-    await expect(page.getByRole('dialog', { name: 'Wallet connection' })).toBeHidden()
+    await expectClosed(page)
     await expect(demoValue(page, 'Chain')).toHaveText('eip155:31337')
   })
 })
@@ -161,7 +163,7 @@ test('behavior: a reload restores the connection without a prompt; disconnect cl
   const frame = modalFrame(page)
   await expect(frame.getByRole('dialog', { name: 'Account' })).toBeVisible()
   await frame.getByRole('button', { name: 'Disconnect' }).click()
-  await expect(page.getByRole('dialog', { name: 'Wallet connection' })).toBeHidden()
+  await expectClosed(page)
   await expect(demoValue(page, 'Status')).toHaveText('disconnected')
   await expect(eventLog(page)).toContainText('disconnect {}')
 

@@ -1,6 +1,6 @@
 /** Options and features (spec §1, §5, §8): lazy chunks, the nested secure-site, alerts, errors, theme. */
 import type { Page } from '@playwright/test'
-import { dapp, expect, modalFrame, openView, ready, secureOrigin, test } from './fixtures.js'
+import { dapp, expect, expectClosed, modalFrame, openView, ready, secureOrigin, test } from './fixtures.js'
 
 /** Records the URLs every frame of the page fetches. */
 function requests(page: Page) {
@@ -51,7 +51,7 @@ test('behavior: a feature view is a lazy chunk; with its feature off, opening it
   const error = await dapp(page, (modal) => modal.open({ view: 'Swap' }).catch((e: Error) => e.message))
   expect(error).toBe('The Swap view needs features.swaps to be on')
   expect(urls.some(chunk('Swap'))).toBe(false)
-  await expect(page.getByRole('dialog', { name: 'Wallet connection' })).toBeHidden()
+  await expectClosed(page)
 })
 
 test('behavior: a missing projectId shows the configuration alert, once', async ({ page }) => {
@@ -63,6 +63,7 @@ test('behavior: a missing projectId shows the configuration alert, once', async 
   await frame.getByRole('button', { name: 'Dismiss alert' }).click()
   await expect(alert).toBeHidden()
   await page.keyboard.press('Escape')
+  await expectClosed(page)
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
   await expect(frame.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
   await expect(alert).toBeHidden()

@@ -83,6 +83,16 @@ export async function expectFocusInFrame(page: Page, locator: Locator) {
     .toBe(true)
 }
 
+/**
+ * The host's dialog is closed and the page has painted without it. Chromium routes mouse input to an
+ * out-of-process frame by the last painted hit-test data, so a click sent before that paint can land
+ * in the hidden frame and be lost (seen in about 1 of 100 quick reopenings).
+ */
+export async function expectClosed(page: Page) {
+  await expect(page.getByRole('dialog', { name: 'Wallet connection' })).toBeHidden()
+  await page.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))))
+}
+
 /** Opens a view as the dapp would, without waiting for open() to settle. */
 export async function openView(page: Page, view: string) {
   await page.evaluate((v) => void (window as unknown as { modal: DemoModal }).modal.open({ view: v }), view)

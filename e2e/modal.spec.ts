@@ -1,4 +1,4 @@
-import { dapp, type DemoModal, eventLog, expect, expectFocusInFrame, frameOrigin, modalFrame, openView, ready, test } from './fixtures.js'
+import { dapp, type DemoModal, eventLog, expect, expectClosed, expectFocusInFrame, frameOrigin, modalFrame, openView, ready, test } from './fixtures.js'
 
 test.describe('opening and closing', () => {
   test('behavior: opens in a cross-site frame as a named, focused dialog', async ({ page }) => {
@@ -23,7 +23,7 @@ test.describe('opening and closing', () => {
     await expectFocusInFrame(page, modalFrame(page).getByRole('dialog', { name: 'Connect Wallet' }))
     await page.keyboard.press('Escape')
 
-    await expect(page.getByRole('dialog', { name: 'Wallet connection' })).toBeHidden()
+    await expectClosed(page)
     await expect(opener).toBeFocused()
     await expect(eventLog(page)).toContainText('close {"status":"closed"}')
     await expect(eventLog(page)).toContainText('open() resolved {"status":"closed"}')
@@ -34,11 +34,11 @@ test.describe('opening and closing', () => {
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
     await expect(modalFrame(page).getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
     await page.mouse.click(8, 8)
-    await expect(page.getByRole('dialog', { name: 'Wallet connection' })).toBeHidden()
+    await expectClosed(page)
 
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
     await modalFrame(page).getByRole('button', { name: 'Close' }).click()
-    await expect(page.getByRole('dialog', { name: 'Wallet connection' })).toBeHidden()
+    await expectClosed(page)
     await expect(eventLog(page).getByText('open() resolved {"status":"closed"}')).toHaveCount(2)
   })
 
@@ -52,7 +52,7 @@ test.describe('opening and closing', () => {
     expect(await page.locator('style').count()).toBe(0)
 
     await page.keyboard.press('Escape')
-    await expect(page.getByRole('dialog', { name: 'Wallet connection' })).toBeHidden()
+    await expectClosed(page)
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe('visible')
   })
 
@@ -93,7 +93,7 @@ test.describe('view stack', () => {
     await expect(networks.getByRole('button', { name: /Anvil 31337.*Active/ })).toHaveAttribute('aria-current', 'true')
 
     await networks.getByRole('button', { name: /Anvil 31338/ }).click()
-    await expect(page.getByRole('dialog', { name: 'Wallet connection' })).toBeHidden()
+    await expectClosed(page)
 
     await openView(page, 'Networks')
     await expect(networks.getByRole('button', { name: /Anvil 31338.*Active/ })).toHaveAttribute('aria-current', 'true')
@@ -181,7 +181,7 @@ test.describe('SDK lifecycle', () => {
       return { before: frames, after: document.querySelectorAll('iframe').length, opened: await opened, inDom: modal.element.isConnected }
     }, anvil)
     expect(result).toEqual({ before: 2, after: 1, opened: { status: 'closed' }, inDom: false })
-    await expect(page.getByRole('dialog', { name: 'Wallet connection' })).toBeHidden()
+    await expectClosed(page)
   })
 
   test('behavior: disableAppend leaves placement to the dapp', async ({ page }) => {

@@ -1,5 +1,5 @@
 /** examples/wagmi: a real client library (wagmi's injected connector) drives the modal's provider. */
-import { expect, modalFrame, test } from './fixtures.js'
+import { expect, expectClosed, modalFrame, test } from './fixtures.js'
 import type { Page } from '@playwright/test'
 
 // anvil's account 0, the dev wallet's account
@@ -27,7 +27,7 @@ test.describe('wagmi example', () => {
     await expect(page.getByRole('alert')).toHaveCount(0)
 
     await page.keyboard.press('Escape')
-    await expect(page.getByRole('dialog', { name: 'Wallet connection' })).toBeHidden()
+    await expectClosed(page)
     await app(page).getByRole('button', { name: 'Disconnect' }).click()
     await expect(app(page).getByLabel('wagmi status')).toHaveText('disconnected')
     await expect(app(page).getByLabel('wagmi address')).toHaveText('—')
