@@ -14,24 +14,27 @@ const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 
 // The lazy connector chunk, replaced by a scripted client: each pair() waits for the test to answer.
 type Attempt = { onUri(uri: string): void; resolve(): void; reject(error: unknown): void }
-const fake = vi.hoisted(() => ({ attempts: [] as Attempt[], aborts: 0, listeners: new Set<(e: unknown) => void>() }))
+const fake = vi.hoisted(() => ({ attempts: [] as Attempt[], aborts: 0, creates: 0, listeners: new Set<(e: unknown) => void>() }))
 vi.mock('../connectors/walletConnect.js', () => ({
-  create: async (): Promise<Partial<WalletConnect.WalletConnect>> => ({
-    connector: {
-      id: 'walletConnect',
-      name: 'WalletConnect',
-      type: 'WALLET_CONNECT',
-      chain: 'eip155',
-      request: async ({ method }) => (method === 'eth_chainId' ? '0x7a69' : [address]),
-    },
-    peer: () => ({ name: 'Test Wallet' }),
-    pair: (onUri) => new Promise<void>((resolve, reject) => fake.attempts.push({ onUri, resolve, reject })),
-    abort: () => {
-      fake.aborts++
-      fake.attempts.at(-1)?.reject(new DOMException('replaced', 'AbortError'))
-    },
-    subscribe: (listener) => (fake.listeners.add(listener as never), () => fake.listeners.delete(listener as never)),
-  }),
+  create: async (): Promise<Partial<WalletConnect.WalletConnect>> => {
+    fake.creates++
+    return {
+      connector: {
+        id: 'walletConnect',
+        name: 'WalletConnect',
+        type: 'WALLET_CONNECT',
+        chain: 'eip155',
+        request: async ({ method }) => (method === 'eth_chainId' ? '0x7a69' : [address]),
+      },
+      peer: () => ({ name: 'Test Wallet' }),
+      pair: (onUri) => new Promise<void>((resolve, reject) => fake.attempts.push({ onUri, resolve, reject })),
+      abort: () => {
+        fake.aborts++
+        fake.attempts.at(-1)?.reject(new DOMException('replaced', 'AbortError'))
+      },
+      subscribe: (listener) => (fake.listeners.add(listener as never), () => fake.listeners.delete(listener as never)),
+    }
+  },
 }))
 
 function setup() {
@@ -45,6 +48,8 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
 beforeEach(() => {
   fake.attempts.length = 0
   fake.aborts = 0
+  fake.creates = 0
+  fake.listeners.clear()
 })
 afterEach(() => vi.useRealTimers())
 
@@ -123,6 +128,9 @@ describe('pairing (issue 5, spec §9)', () => {
     await tick()
     fake.attempts.at(-1)!.onUri('wc:late@2')
     expect(store.get(pairingAtom)).toMatchObject({ status: 'ready', uri: 'wc:late@2' })
+    // The loaded client is reused, not left behind with a second one beside it.
+    expect(fake.creates).toBe(1)
+    expect(fake.listeners.size).toBe(1)
   })
 
   test('behavior: leaving the view cancels the attempt; a late answer connects nobody', async () => {

@@ -42,7 +42,11 @@ export const pairingAtom = atom<Pairing>({ status: 'idle' })
 const pairingWalletAtom = atom<Wallet | undefined>(undefined)
 
 // Per store (one per modal instance), never module state.
-const clientSlotAtom = atom(() => ({ promise: undefined as Promise<WalletConnect.WalletConnect> | undefined, attempt: 0 }))
+const clientSlotAtom = atom(() => ({
+  promise: undefined as Promise<WalletConnect.WalletConnect> | undefined,
+  loaded: false,
+  attempt: 0,
+}))
 
 /** The connector chunk and its provider, created once per modal; a failure lets the next call retry. */
 export const loadWalletConnectAtom = atom(null, (get, set) => {
@@ -62,9 +66,14 @@ export const loadWalletConnectAtom = atom(null, (get, set) => {
   )
   slot.promise = promise
   promise.then(
-    (client) => client.subscribe((event) => set(walletConnectEventAtom, { client, event })),
+    (client) => {
+      // A load given up on (relay timeout) is not this modal's client: it must not feed its events.
+      if (slot.promise !== promise) return
+      slot.loaded = true
+      client.subscribe((event) => set(walletConnectEventAtom, { client, event }))
+    },
     (error: unknown) => {
-      slot.promise = undefined
+      if (slot.promise === promise) slot.promise = undefined
       set(providerErrorAtom, error)
     },
   )
@@ -93,7 +102,8 @@ export const pairAtom = atom(null, async (get, set, wallet?: Wallet) => {
     if (!current() || get(pairingAtom).status !== 'loading') return
     slot.attempt++
     void slot.promise?.then((client) => client.abort()).catch(() => {})
-    slot.promise = undefined
+    // A loaded client is kept (its relay connection retries by itself); a load still hanging is dropped.
+    if (!slot.loaded) slot.promise = undefined
     set(pairingAtom, { status: 'failed', message: ui.walletConnect.relayTimeout })
   }, relayTimeoutMs)
   try {
