@@ -12,5 +12,6 @@ export default defineConfig({
     include: ['{shared,sdk,frame-app,secure-site,api,devnet}/src/**/*.test.{ts,tsx}', 'frame-app/build/**/*.test.ts', 'scripts/**/*.test.ts', 'examples/*/src/**/*.test.{ts,tsx}'],
     environment: 'node',
     restoreMocks: true,
+    sequence: { hooks: 'stack' }, // afterAll in reverse order: devnet/src/testDapp.ts useDevnet relies on it
   },
 })

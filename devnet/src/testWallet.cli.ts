@@ -6,7 +6,7 @@
  */
 import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
-import { chains } from './stack.js'
+import { chains, urls } from './stack.js'
 import * as TestWallet from './testWallet.js'
 
 const usage = 'usage: tsx devnet/src/testWallet.cli.ts <wc:…uri> [--reject] [--account N] [--relay ws://…]'
@@ -20,7 +20,7 @@ if (!uri?.startsWith('wc:')) {
   process.exit(2)
 }
 
-const relayUrl = values.relay ?? process.env.DOORWAY_RELAY_URL ?? 'ws://127.0.0.1:8790'
+const relayUrl = values.relay ?? process.env.DOORWAY_RELAY_URL ?? urls.relay
 const say = (line: string) => console.log(`[test wallet] ${line}`)
 const wallet = await TestWallet.create({
   relayUrl,

@@ -6,14 +6,8 @@
 import { request } from 'node:http'
 import { toHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import * as Anvil from './anvil.js'
-import * as Relay from './relay.js'
 import * as TestWalletPage from './testWalletPage.js'
 import * as TestDapp from './testDapp.js'
-
-// Each dapp below builds its own Core, as separate pages would; without this the sdk hands back the
-// Core cached on globalThis.
-process.env.DISABLE_GLOBAL_CORE = 'true'
 
 // Ports apart from the running stack's and the other WalletConnect tests'.
 const chains = [
@@ -21,15 +15,14 @@ const chains = [
   { id: 31338, port: 18822, rpcUrl: 'http://127.0.0.1:18822' },
 ]
 
-let relay: Relay.start.ReturnType
-let anvil: Anvil.start.ReturnType
+// Each dapp below builds its own Core, as separate pages would: useDevnet sets DISABLE_GLOBAL_CORE for that.
+const devnet = TestDapp.useDevnet(chains)
 let page: TestWalletPage.start.ReturnType
 type Provider = TestDapp.Provider
-const providers: Provider[] = []
 
 async function dapp(prefix: string) {
-  const provider = await TestDapp.create({ relayUrl: relay.url, name: 'Doorway page dapp', customStoragePrefix: prefix })
-  providers.push(provider)
+  const provider = await TestDapp.create({ relayUrl: devnet.relay.url, name: 'Doorway page dapp', customStoragePrefix: prefix })
+  devnet.providers.push(provider)
   return provider
 }
 
@@ -45,7 +38,7 @@ function connect(provider: Provider) {
   return { uri, outcome }
 }
 
-const { close, event } = TestDapp
+const { event } = TestDapp
 
 async function post(path: string, body: unknown, init: RequestInit = {}) {
   const res = await fetch(new URL(path, page.url), {
@@ -59,16 +52,15 @@ async function post(path: string, body: unknown, init: RequestInit = {}) {
 
 const state = async () => (await (await fetch(new URL('/state', page.url))).json()) as TestWalletPage.State
 
+// After useDevnet's hooks: the page starts once the relay is up, and stops after the dapps close and
+// before the relay does.
 beforeAll(async () => {
-  ;[relay, anvil] = await Promise.all([Relay.start({ port: 0 }), Anvil.start({ chains })])
-  page = await TestWalletPage.start({ port: 0, relayUrl: relay.url, chains })
+  page = await TestWalletPage.start({ port: 0, relayUrl: devnet.relay.url, chains })
 }, 30_000)
 
 afterAll(async () => {
-  await Promise.all(providers.map((p) => close(p).catch(() => undefined)))
+  await devnet.closeProviders()
   await page?.stop()
-  await relay?.stop()
-  await anvil?.stop()
 })
 
 describe('start', () => {
@@ -93,7 +85,7 @@ describe('start', () => {
   })
 
   test('error: a host other than loopback is refused', async () => {
-    await expect(TestWalletPage.start({ port: 0, relayUrl: relay.url, chains, host: '0.0.0.0' })).rejects.toThrow(/loopback/)
+    await expect(TestWalletPage.start({ port: 0, relayUrl: devnet.relay.url, chains, host: '0.0.0.0' })).rejects.toThrow(/loopback/)
   })
 })
 

@@ -85,8 +85,8 @@ function createApp(relayUrl: string, chains: readonly TestWallet.Chain[]) {
   let started: TestWallet.TestWallet | undefined
   let account = 0
   let pairing = false
-  // Every pairing topic handed to the wallet: the sdk refuses an active one again, and TestWallet.pair
-  // leaves its proposal timer running when the sdk throws, so repeats are refused before they get there.
+  // Every pairing topic handed to the wallet: the sdk refuses an active one again, so repeats are refused
+  // here with a clear 409 before they reach it (TestWallet.pair clears its proposal timer when pairing fails).
   const used = new Set<string>()
 
   // Lazily, and once: a failed start is forgotten so the next action tries again (the relay may be up now).

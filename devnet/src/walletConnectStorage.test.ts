@@ -8,14 +8,9 @@ import { type Hex, toHex, verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as WalletConnectStorage from '../../frame-app/src/connectors/walletConnectStorage.js'
 import { cookieBackend } from '../../frame-app/src/state/storage.js'
-import * as Anvil from './anvil.js'
-import * as Relay from './relay.js'
 import * as TestWallet from './testWallet.js'
 import { cookieJar as jar } from '../../frame-app/src/state/cookieJar.testing.js'
 import * as TestDapp from './testDapp.js'
-
-// A reloaded frame builds a fresh Core; without this the sdk hands back the one cached on globalThis.
-process.env.DISABLE_GLOBAL_CORE = 'true'
 
 // Ports apart from the running stack's, anvil.test.ts's and walletconnect.test.ts's.
 const chains = [
@@ -25,18 +20,17 @@ const chains = [
 /** Partitioned cookies the frame may spend on WalletConnect (Chromium allows about 10 KB per partition). */
 const budgetBytes = 6_000
 
-let relay: Relay.start.ReturnType
-let anvil: Anvil.start.ReturnType
+// A reloaded frame builds a fresh Core: useDevnet sets DISABLE_GLOBAL_CORE for that.
+const devnet = TestDapp.useDevnet(chains)
 let wallet: TestWallet.TestWallet
 type Provider = TestDapp.Provider
-const providers: Provider[] = []
 
 /** One page load of the frame: a storage over the cookie jar, and the provider on it. */
 async function load(doc: ReturnType<typeof jar>) {
   const page = new EventTarget()
   const storage = WalletConnectStorage.create({ backend: cookieBackend(doc), page })
-  const provider = await TestDapp.create({ relayUrl: relay.url, name: 'Doorway frame', storage })
-  providers.push(provider)
+  const provider = await TestDapp.create({ relayUrl: devnet.relay.url, name: 'Doorway frame', storage })
+  devnet.providers.push(provider)
   const unload = async () => {
     page.dispatchEvent(new Event('pagehide'))
     await close(provider)
@@ -55,16 +49,15 @@ const sign = async (provider: Provider, message: string) => {
   return verifyMessage({ address: wallet.address(), message, signature })
 }
 
+// After useDevnet's hooks: the wallet starts once the relay is up, and stops after the dapps close and
+// before the relay does.
 beforeAll(async () => {
-  ;[relay, anvil] = await Promise.all([Relay.start({ port: 0 }), Anvil.start({ chains })])
-  wallet = await TestWallet.create({ relayUrl: relay.url, chains, storagePrefix: 'test-wallet-storage' })
+  wallet = await TestWallet.create({ relayUrl: devnet.relay.url, chains, storagePrefix: 'test-wallet-storage' })
 }, 30_000)
 
 afterAll(async () => {
-  await Promise.all(providers.map((p) => close(p).catch(() => undefined)))
+  await devnet.closeProviders()
   await wallet?.stop()
-  await relay?.stop()
-  await anvil?.stop()
 })
 
 // The tests share one cookie jar and one session and run in order: connect, use, reload, disconnect.

@@ -18,14 +18,9 @@ import {
   verifyTypedData,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import * as Anvil from './anvil.js'
 import * as Relay from './relay.js'
 import * as TestDapp from './testDapp.js'
 import * as TestWallet from './testWallet.js'
-
-// A restored dapp must build a fresh Core, as a reloaded page would; without this the sdk hands back
-// the Core cached on globalThis under the same storage prefix.
-process.env.DISABLE_GLOBAL_CORE = 'true'
 
 // Ports apart from the running stack's and from anvil.test.ts's (18545–18548).
 const chains = [
@@ -50,22 +45,35 @@ function recordConnect(this: net.Socket, ...args: unknown[]) {
 }
 const isLoopback = (target: string) => /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\]):\d+$/.test(target)
 
-let relay: Relay.start.ReturnType
-let anvil: Anvil.start.ReturnType
-let wallet: TestWallet.TestWallet
 let storageDir: string
+
+// Registered before useDevnet, so the recording is in place before the relay and anvil start and is
+// undone only after they stop (hooks run as a stack: vitest.config.ts).
+beforeAll(async () => {
+  net.Socket.prototype.connect = recordConnect as typeof net.Socket.prototype.connect
+  storageDir = await mkdtemp(join(tmpdir(), 'doorway-wc-'))
+})
+
+afterAll(async () => {
+  net.Socket.prototype.connect = originalConnect
+  if (storageDir) await rm(storageDir, { recursive: true, force: true })
+})
+
+// A restored dapp must build a fresh Core, as a reloaded page would: useDevnet sets DISABLE_GLOBAL_CORE
+// for that, or the sdk would hand back the Core cached on globalThis under the same storage prefix.
+const devnet = TestDapp.useDevnet(chains)
+let wallet: TestWallet.TestWallet
 type Provider = TestDapp.Provider
-const providers: Provider[] = []
 
 async function dapp(prefix: string) {
   const provider = await TestDapp.create({
-    relayUrl: relay.url,
+    relayUrl: devnet.relay.url,
     name: 'Doorway test dapp',
     customStoragePrefix: prefix,
     // A directory, not the default memory store: the restore test reopens it from a second client.
     storageOptions: { database: join(storageDir, prefix) },
   })
-  providers.push(provider)
+  devnet.providers.push(provider)
   return provider
 }
 
@@ -85,20 +93,15 @@ const { close, event } = TestDapp
 const receipt = (rpcUrl: string, hash: Hex) =>
   createPublicClient({ transport: http(rpcUrl) }).waitForTransactionReceipt({ hash, pollingInterval: 50 })
 
+// After useDevnet's hooks: the wallet starts once the relay is up, and stops after the dapps close and
+// before the relay does.
 beforeAll(async () => {
-  net.Socket.prototype.connect = recordConnect as typeof net.Socket.prototype.connect
-  storageDir = await mkdtemp(join(tmpdir(), 'doorway-wc-'))
-  ;[relay, anvil] = await Promise.all([Relay.start({ port: 0 }), Anvil.start({ chains })])
-  wallet = await TestWallet.create({ relayUrl: relay.url, chains, storagePrefix: 'test-wallet' })
+  wallet = await TestWallet.create({ relayUrl: devnet.relay.url, chains, storagePrefix: 'test-wallet' })
 }, 30_000)
 
 afterAll(async () => {
-  await Promise.all(providers.map((p) => close(p).catch(() => undefined)))
+  await devnet.closeProviders()
   await wallet?.stop()
-  await relay?.stop()
-  await anvil?.stop()
-  net.Socket.prototype.connect = originalConnect
-  if (storageDir) await rm(storageDir, { recursive: true, force: true })
 })
 
 // The tests share one session and run in order: pairing, requests, events, restore, disconnect.
@@ -215,7 +218,7 @@ describe('WalletConnect over the devnet relay', () => {
 
 describe('network', () => {
   test('behavior: every connection the clients opened was loopback', () => {
-    expect(connections).toContain(`127.0.0.1:${relay.port}`)
+    expect(connections).toContain(`127.0.0.1:${devnet.relay.port}`)
     expect(connections).toContain(`127.0.0.1:${chains[0]!.port}`)
     expect(connections.filter((c) => !isLoopback(c))).toEqual([])
   })
