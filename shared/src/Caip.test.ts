@@ -213,3 +213,56 @@ describe('eip155Hex', () => {
     expect(Caip.eip155Hex(chainId)).toBe(hex)
   })
 })
+
+describe('fromEip155', () => {
+  test.each([
+    ['0x1', 'eip155:1'],
+    ['0x7a69', 'eip155:31337'],
+    ['0x7A69', 'eip155:31337'],
+    ['0X2105', 'eip155:8453'],
+    ['31337', 'eip155:31337'],
+    ['11155111', 'eip155:11155111'],
+    [1, 'eip155:1'],
+    [8453, 'eip155:8453'],
+    [31337n, 'eip155:31337'],
+    ['eip155:1', 'eip155:1'],
+    ['eip155:31337', 'eip155:31337'],
+  ])('behavior: %s is %s', (value, chainId) => {
+    expect(Caip.fromEip155(value)).toBe(chainId)
+  })
+
+  test.each([
+    ['negative number', -1],
+    ['negative decimal', '-1'],
+    ['negative hex', '-0x1'],
+    ['zero', 0],
+    ['zero hex', '0x0'],
+    ['non-integer number', 1.5],
+    ['non-integer decimal', '1.5'],
+    ['NaN', Number.NaN],
+    ['Infinity', Number.POSITIVE_INFINITY],
+    ['above the safe integers', 2 ** 53],
+    ['hex above the safe integers', '0xffffffffffffffff'],
+    ['empty string', ''],
+    ['bare 0x', '0x'],
+    ['non-hex digits', '0xg1'],
+    ['junk', 'mainnet'],
+    ['surrounding whitespace', ' 1'],
+    ['exponent notation', '1e3'],
+    ['undefined', undefined],
+    ['null', null],
+    ['object', {}],
+    ['eip155 leading zero', 'eip155:01'],
+    ['eip155 zero', 'eip155:0'],
+    ['eip155 hex', 'eip155:0x1'],
+    ['eip155 account id', `eip155:1:${evm}`],
+    ['other namespace', `solana:${solMainnet}`],
+    ['other namespace, numeric reference', 'bip122:1'],
+  ])('error: undefined for %s', (_, value) => {
+    expect(Caip.fromEip155(value)).toBeUndefined()
+  })
+
+  test.each(['eip155:1', 'eip155:31337', 'eip155:8453'])('behavior: round-trips %s through eip155Hex', (chainId) => {
+    expect(Caip.fromEip155(Caip.eip155Hex(chainId))).toBe(chainId)
+  })
+})

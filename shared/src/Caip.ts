@@ -94,3 +94,16 @@ function isAddress(namespace: Namespace, addr: string): boolean {
 export function eip155Hex(chainId: string): `0x${string}` {
   return `0x${Number(chainId.split(':')[1]).toString(16)}`
 }
+
+/**
+ * A wallet's EIP-155 chain id as its CAIP-2 id: 0x-hex ('0x7a69'), a decimal string or number
+ * (31337) or already CAIP-2 ('eip155:31337') → 'eip155:31337'. Anything that is not a positive safe
+ * integer, or another namespace, is undefined.
+ */
+export function fromEip155(value: unknown): ChainId | undefined {
+  const text = typeof value === 'number' || typeof value === 'bigint' ? String(value) : value
+  if (typeof text !== 'string') return undefined
+  if (text.startsWith('eip155:')) return isChainId(text) ? text : undefined
+  const id = /^0x[0-9a-f]+$/i.test(text) ? Number.parseInt(text, 16) : /^\d+$/.test(text) ? Number(text) : Number.NaN
+  return Number.isSafeInteger(id) && id > 0 ? `eip155:${id}` : undefined
+}

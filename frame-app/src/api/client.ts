@@ -4,6 +4,7 @@
  * the HTTP status. Onramp calls fall back as spec §8 says.
  */
 import type { ChainId } from '@doorway/shared/Caip'
+import * as Constants from '@doorway/shared/Constants'
 import * as S from '@doorway/shared/Schema'
 import * as Fallbacks from './fallbacks.js'
 
@@ -19,7 +20,7 @@ export class ApiError extends Error {
 }
 
 const quantity = S.object({ decimals: S.string({ max: 4 }), numeric: S.string({ max: 96 }) })
-export const balance = S.object({
+const balance = S.object({
   name: S.string({ max: 128 }),
   symbol: S.string({ max: 32 }),
   chainId: S.string({ max: 80 }),
@@ -34,7 +35,7 @@ const balances = S.object({ balances: S.array(balance, 512) })
 const analyticsConfig = S.object({ isAnalyticsEnabled: S.boolean })
 const link = S.union(S.string({ max: 512 }), S.literal(null))
 // spec §3 wallet listing (plus the image url and rank the catalogue adds).
-export const walletListing = S.object({
+const walletListing = S.object({
   id: S.string({ min: 1, max: 128 }),
   name: S.string({ min: 1, max: 128 }),
   image_id: S.string({ max: 128 }),
@@ -53,7 +54,6 @@ export const walletListing = S.object({
 })
 export type WalletListing = S.Infer<typeof walletListing>
 const walletPage = S.object({ data: S.array(walletListing, 100), count: S.number })
-const identity = S.object({ name: S.union(S.string({ max: 256 }), S.literal(null)), avatar: S.union(S.string({ max: 2048 }), S.literal(null)) })
 
 export type AnalyticsEvent = { eventId: string; url: string; domain: string; timestamp: number; props: Record<string, unknown> }
 
@@ -84,11 +84,8 @@ export function create(options: create.Options) {
   return {
     http,
     balances(address: string, params: { chainId?: ChainId; forceUpdate?: boolean }, signal?: AbortSignal) {
-      const query = { currency: 'usd', chainId: params.chainId, forceUpdate: params.forceUpdate || undefined }
+      const query = { currency: Constants.priceCurrency, chainId: params.chainId, forceUpdate: params.forceUpdate || undefined }
       return http('GET', `/v1/account/${address}/balance`, balances, { query, signal }).then((r) => r.balances)
-    },
-    identity(address: string) {
-      return http('GET', `/v1/identity/${address}`, identity, { query: { sender: address } })
     },
     /** spec §7 GET /getWallets: page, entries, chains, include, exclude, search. */
     wallets(params: { page: number; entries: number; chains?: string[]; include?: string[]; exclude?: string[]; search?: string }, signal?: AbortSignal) {

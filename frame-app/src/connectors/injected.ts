@@ -4,7 +4,7 @@ import type { Host } from '../state/host.js'
 import type { Connector } from './Connector.js'
 
 // A wallet prompt waits on a person; it still ends (DESIGN.md §4: every call has a timeout).
-export const walletTimeoutMs = 300_000
+const walletTimeoutMs = 300_000
 
 // The SDK sends this empty image for a legacy window.ethereum: the frame draws its own icon.
 const emptyIcon = 'data:image/svg+xml,'

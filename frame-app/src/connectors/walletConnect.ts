@@ -7,6 +7,7 @@
  * a new pairing. Verify and telemetry are the SDK's own calls to hosted services; local and test builds
  * turn them off at build time (frame-app/vite.config.ts), production builds keep them.
  */
+import * as Caip from '@doorway/shared/Caip'
 import * as Errors from '@doorway/shared/Errors'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { UniversalProvider } from '@walletconnect/universal-provider'
@@ -83,7 +84,8 @@ export async function create(options: Options): Promise<WalletConnect> {
   const emit = (event: Event) => listeners.forEach((listener) => listener(event))
   provider.on('accountsChanged', (accounts: unknown) => emit({ type: 'accountsChanged', accounts: Array.isArray(accounts) ? accounts : [] }))
   provider.on('chainChanged', (chain: unknown) => {
-    const chainId = toCaip(chain)
+    // The provider's chain ids: a number, a decimal or hex string, or already CAIP-2.
+    const chainId = Caip.fromEip155(chain)
     if (chainId) emit({ type: 'chainChanged', chainId })
   })
   provider.on('session_delete', () => emit({ type: 'disconnect' }))
@@ -94,7 +96,7 @@ export async function create(options: Options): Promise<WalletConnect> {
   let attempt: { reject(error: unknown): void } | undefined
   // Reads go to the dapp's RPC URLs only: a chain without one would fall back to a hosted RPC.
   const rpcMap: Record<string, string> = Object.fromEntries(
-    evm.flatMap((n) => (n.rpcUrl ? [[n.caipNetworkId.slice('eip155:'.length), n.rpcUrl]] : [])),
+    evm.flatMap((n) => (n.rpcUrl ? [[Caip.parseChainId(n.caipNetworkId).reference, n.rpcUrl]] : [])),
   )
   async function disconnect() {
     try {
@@ -119,8 +121,10 @@ export async function create(options: Options): Promise<WalletConnect> {
         const result = await provider.request({ method, ...(params !== undefined && { params }) }).catch((error: unknown) => {
           throw toError(error)
         })
+        if (method !== 'eth_chainId') return result
         // The provider answers eth_chainId with a number; EIP-1193 says hex.
-        return method === 'eth_chainId' ? `0x${Number(result).toString(16)}` : result
+        const chainId = Caip.fromEip155(result)
+        return chainId ? Caip.eip155Hex(chainId) : result
       },
       disconnect,
     },
@@ -166,16 +170,8 @@ export async function create(options: Options): Promise<WalletConnect> {
   }
 }
 
-// The provider's chain ids: a number, a decimal or hex string, or already CAIP-2.
-function toCaip(chain: unknown): Protocol.Network['caipNetworkId'] | undefined {
-  const text = String(chain)
-  if (/^eip155:\d+$/.test(text)) return text as Protocol.Network['caipNetworkId']
-  const id = /^0x[0-9a-f]+$/i.test(text) ? Number.parseInt(text, 16) : /^\d+$/.test(text) ? Number(text) : Number.NaN
-  return Number.isSafeInteger(id) ? `eip155:${id}` : undefined
-}
-
 /** Wallet answers become typed errors: a rejected proposal is 4001 (spec §8 / EIP-1193). */
-export function toError(error: unknown): Error {
+function toError(error: unknown): Error {
   if (error instanceof Errors.DoorwayError || (error instanceof DOMException && error.name === 'AbortError')) return error
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
   const text = typeof message === 'string' ? message : String(error)

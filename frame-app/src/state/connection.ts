@@ -4,7 +4,7 @@
  * disconnected without a prompt.
  */
 import * as Address from '@doorway/shared/Address'
-import type * as Caip from '@doorway/shared/Caip'
+import * as Caip from '@doorway/shared/Caip'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { atom } from 'jotai'
 import { type Connector, walletConnectId } from '../connectors/Connector.js'
@@ -87,7 +87,7 @@ export const restoreAtom = atom(null, async (get, set) => {
   }
 })
 /** How long a stored connection waits for its wallet to be announced again. */
-export const restoreDeadlineMs = 3_000
+const restoreDeadlineMs = 3_000
 
 export const forgetAtom = atom(null, (_get, set) => {
   Storage.write(sessionKey, undefined)
@@ -141,9 +141,11 @@ export const chainChangedAtom = atom(null, (get, set, chainId: Caip.ChainId) => 
 /** The connected wallet's chain; the modal watches it for the unsupported-chain rule. */
 export const chainIdAtom = atom((get) => get(accountAtom)?.chainId)
 
+/** The EIP-1193 hex chain id a wallet answers as CAIP-2; only hex is accepted here. */
 export function toChainId(hex: unknown): Caip.ChainId {
-  if (typeof hex !== 'string' || !/^0x[0-9a-f]{1,16}$/i.test(hex)) throw new Error(`Invalid chain id from wallet: ${String(hex)}`)
-  return `eip155:${Number.parseInt(hex, 16)}`
+  const chainId = typeof hex === 'string' && /^0x/i.test(hex) ? Caip.fromEip155(hex) : undefined
+  if (!chainId) throw new Error(`Invalid chain id from wallet: ${String(hex)}`)
+  return chainId
 }
 
 function firstAccount(accounts: unknown): string {

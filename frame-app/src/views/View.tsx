@@ -22,7 +22,7 @@ type Definition<V extends Route['view']> = {
 
 const later = (text: string) => () => <Placeholder>{text}</Placeholder>
 
-export const loadWalletConnectViews = () => import('./ConnectingWalletConnect/ConnectingWalletConnect.js')
+const loadWalletConnectViews = () => import('./ConnectingWalletConnect/ConnectingWalletConnect.js')
 
 export const views: { [V in Route['view']]: Definition<V> } = {
   Connect: { component: Connect },
