@@ -36,11 +36,19 @@ export function boolean(value: string | undefined): boolean {
   return value === 'true' || value === '1'
 }
 
-/** The common query of spec §7: projectId, st (sdkType) and sv (sdkVersion). projectId is required. */
-export function project(c: Context, projects: Record<string, unknown>): string {
-  const projectId = c.req.query('projectId')
+/**
+ * The common query of spec §7: projectId, st (sdkType) and sv (sdkVersion). projectId is required; the
+ * query's comes first, then the body's for the POSTs whose body carries it (spec §7: query "unless noted").
+ */
+export function project(c: Context, projects: Record<string, unknown>, body?: Record<string, unknown>): string {
+  const fromBody = typeof body?.projectId === 'string' ? body.projectId : undefined
+  const projectId = c.req.query('projectId') || fromBody
   if (!projectId) throw badRequest('Missing projectId')
   if (!Object.hasOwn(projects, projectId)) throw new HttpError(403, `Unknown projectId ${projectId}`)
+  for (const name of ['st', 'sv']) {
+    const value = c.req.query(name)
+    if (value !== undefined && value.length > 64) throw badRequest(`Invalid ${name}: expected at most 64 characters`)
+  }
   return projectId
 }
 

@@ -14,7 +14,9 @@
  * `Approval` logs by the sender, contract creation, and every transaction the address sent.
  */
 import type { ChainId } from '@doorway/shared/Caip'
-import { type Hex, formatUnits, getAddress, toEventSelector } from 'viem'
+import { formatUnits } from '@doorway/shared/Format'
+import { type Hex, getAddress, toEventSelector } from 'viem'
+import * as Assets from './assets.js'
 import type { Config, Network } from './config.js'
 import { HttpError } from './http.js'
 import type { Rpc } from './rpc.js'
@@ -231,7 +233,7 @@ export function describe(entry: Entry, address: string, context: describe.Contex
     if (entry.value > 0n && entry.to) {
       const { name, symbol, decimals } = network.nativeCurrency
       const direction = directionOf(entry.from, entry.to, self)
-      if (direction) transfers.push(transfer({ name, symbol, decimals, iconUrl: `${publicUrl}/public/getTokenImage/${symbol}` }, entry.value, direction, prices))
+      if (direction) transfers.push(transfer({ name, symbol, decimals, iconUrl: Assets.iconUrl(publicUrl, { symbol }) }, entry.value, direction, prices))
     }
     for (const t of entry.transfers) {
       const direction = directionOf(t.from, t.to, self)
@@ -283,12 +285,12 @@ type TokenInfo = { name: string; symbol: string; decimals: number; iconUrl?: str
 function tokenInfo(address: string, network: Network, publicUrl: string): TokenInfo {
   const token = network.tokens.find((t) => t.address.toLowerCase() === address)
   if (!token) return { name: 'Unknown token', symbol: getAddress(address), decimals: 0 }
-  return { ...token, iconUrl: token.iconUrl ?? `${publicUrl}/public/getTokenImage/${token.symbol}` }
+  return { ...token, iconUrl: Assets.iconUrl(publicUrl, token) }
 }
 
 function transfer(token: TokenInfo, amount: bigint, direction: Transfer['direction'], prices: Config['prices']): Transfer {
   const numeric = formatUnits(amount, token.decimals)
-  const price = Object.hasOwn(prices, token.symbol) ? prices[token.symbol] : undefined
+  const price = Assets.priceOf(prices, token.symbol)
   return {
     fungible_info: { name: token.name, symbol: token.symbol, ...(token.iconUrl ? { icon: { url: token.iconUrl } } : {}) },
     direction,

@@ -45,8 +45,11 @@ export function memoryStorage(): Storage {
       async get(name) {
         return names.get(name)
       },
+      // As the SQL stores: newest registration first, ties by name.
       async byAddress(address) {
-        return [...names.values()].filter((r) => key(r.address) === key(address))
+        return [...names.values()]
+          .filter((r) => key(r.address) === key(address))
+          .sort((a, b) => b.registeredAt - a.registeredAt || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       },
       async put(record) {
         const existing = names.get(record.name)

@@ -3,6 +3,7 @@
  * and the pure query behind the route.
  */
 import * as Caip from '@doorway/shared/Caip'
+import * as Constants from '@doorway/shared/Constants'
 
 export type Badge = 'certified' | 'none'
 
@@ -38,8 +39,8 @@ export type Listing = Omit<Wallet, 'recommended' | 'color' | 'initials'> & {
 export const idPattern = /^[a-z0-9-]{1,64}$/
 
 // spec §9: page 40, search 100; 100 is also the most a client may ask for
-export const defaultEntries = 40
-export const maxEntries = 100
+export const defaultEntries = Constants.walletPageSize
+export const maxEntries = Constants.walletSearchSize
 export const maxSearch = 64
 
 export declare namespace query {

@@ -209,6 +209,14 @@ describe('GET /v1/account/:address/balance', () => {
     },
   )
 
+  test('behavior: a configured non-EVM network answers empty without eth_getBalance (spec §7)', async () => {
+    const solana: ChainId = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+    const withSolana = { ...config, networks: { ...config.networks, [solana]: { ...config.networks[local]!, tokens: [] } } }
+    const { get, calls } = setup({ config: withSolana })
+    expect(await get(balancePath(Tokens.holders[0]!), { chainId: solana })).toEqual({ status: 200, body: { balances: [] } })
+    expect(calls).toEqual([])
+  })
+
   test('behavior: tokens with 0 decimals are neither read nor listed (spec §9)', async () => {
     const dusd = token('DUSD')
     const network = config.networks[local]!

@@ -6,7 +6,8 @@
 import * as Caip from '@doorway/shared/Caip'
 import * as Constants from '@doorway/shared/Constants'
 import { formatUnits } from '@doorway/shared/Format'
-import { type Context, Hono } from 'hono'
+import { Hono } from 'hono'
+import * as Assets from '../assets.js'
 import type { Config, Network } from '../config.js'
 import type { Deps } from '../deps.js'
 import * as Http from '../http.js'
@@ -59,7 +60,7 @@ export function routes(deps: Deps) {
       chainIds.map(async (chainId) => {
         // spec §7: an unsupported network answers empty without calling anything
         const network = config.networks[chainId]
-        if (!network) return []
+        if (!network || !Assets.isEvm(chainId)) return []
         const key = `${address.toLowerCase()} ${chainId} ${currency}`
         const cached = forceUpdate ? undefined : balances.get(key)
         if (cached) return cached
@@ -73,7 +74,7 @@ export function routes(deps: Deps) {
 
   app.post('/v1/fungible/price', async (c) => {
     const body = await Http.json(c)
-    bodyProject(c, body, config.projects)
+    Http.project(c, config.projects, body)
     currencyParam(body.currency)
     const ids = priceAddresses(body.addresses)
     const fungibles = ids.flatMap((id) => {
@@ -101,18 +102,13 @@ export function routes(deps: Deps) {
 
 /** The native coin always, so an empty account still shows its network's coin; a token only when held, as Reown's API answers. */
 async function balancesOn(deps: Deps, chainId: Caip.ChainId, network: Network, address: string): Promise<Balance[]> {
-  const tokens = listedTokens(network)
+  const tokens = Assets.listedTokens(network)
   const [native, ...amounts] = await Promise.all([
     nativeAmount(deps, chainId, address),
     ...tokens.map((token) => tokenAmount(deps, chainId, token, address)),
   ])
   const held = tokens.flatMap((token, i) => (amounts[i]! > 0n ? [balance(deps.config, chainId, token, amounts[i]!)] : []))
   return [balance(deps.config, chainId, network.nativeCurrency, native!), ...held]
-}
-
-// spec §9: tokens with 0 decimals are filtered out
-function listedTokens(network: Network): Network['tokens'] {
-  return network.tokens.filter((token) => token.decimals > 0)
 }
 
 async function nativeAmount(deps: Deps, chainId: Caip.ChainId, address: string): Promise<bigint> {
@@ -135,7 +131,7 @@ function quantity(result: unknown, what: string): bigint {
 
 function balance(config: Config, chainId: Caip.ChainId, asset: Asset, amount: bigint): Balance {
   const numeric = formatUnits(amount, asset.decimals)
-  const price = priceOf(config, asset.symbol)
+  const price = Assets.priceOf(config.prices, asset.symbol)
   return {
     name: asset.name,
     symbol: asset.symbol,
@@ -144,18 +140,8 @@ function balance(config: Config, chainId: Caip.ChainId, asset: Asset, amount: bi
     ...(price !== undefined && { value: Number(numeric) * price }),
     price: price ?? 0,
     quantity: { decimals: String(asset.decimals), numeric },
-    iconUrl: iconUrl(config, asset),
+    iconUrl: Assets.iconUrl(config.publicUrl, asset),
   }
-}
-
-// Own keys only: a symbol like 'constructor' must not find Object.prototype's.
-function priceOf(config: Config, symbol: string): number | undefined {
-  return Object.hasOwn(config.prices, symbol) ? config.prices[symbol] : undefined
-}
-
-// The catalogue routes serve /public/getTokenImage/{symbol} (spec §7 image blobs).
-function iconUrl(config: Config, asset: Asset): string {
-  return asset.iconUrl ?? `${config.publicUrl}/public/getTokenImage/${encodeURIComponent(asset.symbol)}`
 }
 
 // spec §9 price currency: usd is the only one config.prices holds
@@ -164,16 +150,8 @@ function currencyParam(value: unknown): 'usd' {
   throw Http.badRequest('Invalid currency: expected usd')
 }
 
-/** POST bodies carry projectId (spec §7 fungible price); the query's is accepted too. Same answers as Http.project. */
-function bodyProject(c: Context, body: Record<string, unknown>, projects: Config['projects']): string {
-  const projectId = typeof body.projectId === 'string' && body.projectId ? body.projectId : c.req.query('projectId')
-  if (!projectId) throw Http.badRequest('Missing projectId')
-  if (!Object.hasOwn(projects, projectId)) throw new Http.HttpError(403, `Unknown projectId ${projectId}`)
-  return projectId
-}
-
 // The native coin's pseudo-addresses: ours, and the 0xeee…e convention swap APIs use.
-const nativeAddresses = ['native', '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee']
+const nativeAddresses = ['native', Assets.nativeTokenAddress]
 
 function priceAddresses(value: unknown): string[] {
   const expected = `addresses: expected at most ${maxPriceAddresses} CAIP-10 token addresses (or {chainId}:native)`
@@ -197,9 +175,9 @@ function fungible(config: Config, id: string): Fungible | undefined {
   if (!network) return undefined
   const asset: Asset | undefined = nativeAddresses.includes(address)
     ? network.nativeCurrency
-    : listedTokens(network).find((token) => token.address.toLowerCase() === address)
+    : Assets.listedTokens(network).find((token) => token.address.toLowerCase() === address)
   if (!asset) return undefined
-  return { name: asset.name, symbol: asset.symbol, iconUrl: iconUrl(config, asset), price: priceOf(config, asset.symbol) ?? 0, address: id }
+  return { name: asset.name, symbol: asset.symbol, iconUrl: Assets.iconUrl(config.publicUrl, asset), price: Assets.priceOf(config.prices, asset.symbol) ?? 0, address: id }
 }
 
 /** A time-limited map on the injected clock; the oldest entries go first once it holds `max`. */

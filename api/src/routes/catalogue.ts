@@ -35,10 +35,6 @@ export function routes(deps: Deps) {
 
 /** The query of GET /getWallets, each parameter checked; unknown parameters are ignored. */
 function params(c: Context): Catalogue.query.Params {
-  for (const name of ['st', 'sv']) {
-    const value = c.req.query(name)
-    if (value !== undefined && value.length > 64) throw Http.badRequest(`Invalid ${name}: expected at most 64 characters`)
-  }
   return {
     page: Http.integer(c.req.query('page'), 'page', { min: 1, max: maxPage, fallback: 1 }),
     entries: Http.integer(c.req.query('entries'), 'entries', { min: 1, max: Catalogue.maxEntries, fallback: Catalogue.defaultEntries }),

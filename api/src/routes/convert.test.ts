@@ -8,9 +8,9 @@ const user = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const eth = 'eip155:31337:0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
 const dusd = `eip155:31337:${token.address}`
 
-function setup() {
+function setup(tokens = [token]) {
   const rpc: Rpc = async (_, method) => (method === 'eth_gasPrice' ? '0x3b9aca00' : null)
-  const { deps, calls } = testDeps(testConfig({ 'eip155:31337': 'http://127.0.0.1:1' }, { 'eip155:31337': [token] }), { rpc })
+  const { deps, calls } = testDeps(testConfig({ 'eip155:31337': 'http://127.0.0.1:1' }, { 'eip155:31337': tokens }), { rpc })
   const app = App.create(deps)
   const get = async (path: string, query: Record<string, string>) => {
     const res = await app.request(`${path}?${new URLSearchParams({ projectId, ...query })}`)
@@ -57,6 +57,13 @@ describe('GET /v1/convert/tokens', () => {
     const { get, calls } = setup()
     expect(await get('/v1/convert/tokens', { chainId: 'eip155:1' })).toEqual({ status: 200, body: { tokens: [] } })
     expect(calls).toEqual([])
+  })
+
+  test('behavior: a token with 0 decimals is not listed (spec §9)', async () => {
+    const whole = { address: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512', name: 'Whole', symbol: 'WHL', decimals: 0 }
+    const { get } = setup([token, whole])
+    const { body } = await get('/v1/convert/tokens', { chainId: 'eip155:31337' })
+    expect(body.tokens.map((t: { symbol: string }) => t.symbol)).toEqual(['ETH', 'DUSD'])
   })
 
   test.each([[{}], [{ chainId: '31337' }], [{ chainId: 'eip155:31337:0x1' }]])('param: chainId %o is 400', async (query) => {

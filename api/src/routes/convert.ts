@@ -5,13 +5,11 @@
  * Unsupported networks get the spec's empty results without a node call (spec §7).
  */
 import * as Caip from '@doorway/shared/Caip'
-import { Hono, type Context } from 'hono'
+import { Hono } from 'hono'
+import * as Assets from '../assets.js'
 import type { Config } from '../config.js'
 import type { Deps } from '../deps.js'
 import * as Http from '../http.js'
-
-/** The conventional stand-in address for a chain's native currency in CAIP-10 token ids. */
-export const nativeTokenAddress = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
 
 export function routes(deps: Deps) {
   const { config, rpc } = deps
@@ -45,7 +43,7 @@ export function routes(deps: Deps) {
     Http.project(c, config.projects)
     const chainId = Http.chainId(c.req.query('chainId'))
     // spec §8 names this error; a gas price has no empty value to answer with instead
-    if (!config.networks[chainId] || !chainId.startsWith('eip155:')) throw Http.badRequest('Network not supported for Gas Price')
+    if (!config.networks[chainId] || !Assets.isEvm(chainId)) throw Http.badRequest('Network not supported for Gas Price')
     const price = BigInt((await rpc(chainId, 'eth_gasPrice')) as string)
     // A node gives one price; the faster tiers bid 10% and 25% above it.
     return c.json({ standard: price.toString(), fast: ((price * 110n) / 100n).toString(), instant: ((price * 125n) / 100n).toString() })
@@ -53,7 +51,7 @@ export function routes(deps: Deps) {
 
   app.post('/v1/convert/build-transaction', async (c) => {
     const body = await Http.json(c)
-    projectOf(c, body, config)
+    Http.project(c, config.projects, body)
     amount(body.amount)
     userAddress(body.userAddress)
     pair(body.from, body.to)
@@ -78,12 +76,18 @@ export function routes(deps: Deps) {
 /** The network's native currency and configured tokens, as CAIP-10 token ids; [] for an unsupported network. */
 function tokens(config: Config, chainId: Caip.ChainId) {
   const network = config.networks[chainId]
-  if (!network || !chainId.startsWith('eip155:')) return []
-  const logo = (symbol: string, iconUrl?: string) => iconUrl ?? `${config.publicUrl}/public/getTokenImage/${symbol}`
+  if (!network || !Assets.isEvm(chainId)) return []
   const { name, symbol, decimals } = network.nativeCurrency
   return [
-    { name, symbol, address: `${chainId}:${nativeTokenAddress}`, decimals, logoUri: logo(symbol), eip2612: false },
-    ...network.tokens.map((t) => ({ name: t.name, symbol: t.symbol, address: `${chainId}:${t.address}`, decimals: t.decimals, logoUri: logo(t.symbol, t.iconUrl), eip2612: false })),
+    { name, symbol, address: `${chainId}:${Assets.nativeTokenAddress}`, decimals, logoUri: Assets.iconUrl(config.publicUrl, network.nativeCurrency), eip2612: false },
+    ...Assets.listedTokens(network).map((t) => ({
+      name: t.name,
+      symbol: t.symbol,
+      address: `${chainId}:${t.address}`,
+      decimals: t.decimals,
+      logoUri: Assets.iconUrl(config.publicUrl, t),
+      eip2612: false,
+    })),
   ]
 }
 
@@ -121,13 +125,4 @@ function slippage(value: unknown): number {
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^[0-9]+(\.[0-9]+)?$/.test(raw) ? Number(raw) : Number.NaN
   if (!(n > 0 && n <= 100)) throw Http.badRequest('Invalid eip155.slippage: expected a percentage above 0 and at most 100')
   return n
-}
-
-/** The project from the query, as on every call, or from the body, where this endpoint's body carries it. */
-function projectOf(c: Context, body: Record<string, unknown>, config: Config): string {
-  if (c.req.query('projectId') !== undefined) return Http.project(c, config.projects)
-  const projectId = body.projectId
-  if (typeof projectId !== 'string' || projectId === '') throw Http.badRequest('Missing projectId')
-  if (!Object.hasOwn(config.projects, projectId)) throw new Http.HttpError(403, `Unknown projectId ${projectId}`)
-  return projectId
 }

@@ -6,6 +6,7 @@
 import type { ChainId } from '@doorway/shared/Caip'
 import { Hono } from 'hono'
 import type { Deps } from '../deps.js'
+import * as Assets from '../assets.js'
 import * as Http from '../http.js'
 import * as Indexer from '../indexer.js'
 
@@ -43,7 +44,7 @@ export function routes(deps: Deps) {
 }
 
 function evmChains(config: Deps['config']): ChainId[] {
-  return (Object.keys(config.networks) as ChainId[]).filter((id) => id.startsWith('eip155:'))
+  return (Object.keys(config.networks) as ChainId[]).filter(Assets.isEvm)
 }
 
 /**

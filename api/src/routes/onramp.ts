@@ -8,6 +8,7 @@ import * as Constants from '@doorway/shared/Constants'
 import { Hono } from 'hono'
 import type { Config } from '../config.js'
 import type { Deps } from '../deps.js'
+import * as Assets from '../assets.js'
 import * as Http from '../http.js'
 
 // spec §5 onramp payment limits, for USD and EUR
@@ -26,20 +27,22 @@ export const networkFeeCents = 50n
 
 export function routes(deps: Deps) {
   const { config } = deps
+  // The config does not change while the server runs.
+  const currencies = purchaseCurrencies(config)
   const app = new Hono()
 
   app.get('/v1/onramp/options', (c) => {
     Http.project(c, config.projects)
     return c.json({
       paymentCurrencies: paymentCurrencies.map((id) => ({ id, payment_method_limits: paymentMethodLimits })),
-      purchaseCurrencies: purchaseCurrencies(config).map(({ decimals: _, ...currency }) => currency),
+      purchaseCurrencies: currencies.map(({ decimals: _, ...currency }) => currency),
     })
   })
 
   app.post('/v1/onramp/quote', async (c) => {
     Http.project(c, config.projects)
     const body = await Http.json(c)
-    const currency = purchaseCurrencies(config).find((p) => p.id === body.purchaseCurrency)
+    const currency = currencies.find((p) => p.id === body.purchaseCurrency)
     if (!currency) throw Http.badRequest('Invalid purchaseCurrency: expected the id of one of the onramp options')
     const payment = body.paymentCurrency
     if (!paymentCurrencies.includes(payment as never)) throw Http.badRequest(`Invalid paymentCurrency: expected one of ${paymentCurrencies.join(', ')}`)
@@ -92,7 +95,7 @@ function purchaseCurrencies(config: Config): PurchaseCurrency[] {
     const assets = [{ ...network.nativeCurrency, address: '' }, ...network.tokens]
     for (const asset of assets) {
       // Without a price there is nothing to quote.
-      if (!Object.hasOwn(config.prices, asset.symbol)) continue
+      if (Assets.priceOf(config.prices, asset.symbol) === undefined) continue
       const currency = bySymbol.get(asset.symbol) ?? { id: asset.symbol, name: asset.name, symbol: asset.symbol, decimals: asset.decimals, networks: [] }
       currency.networks.push({ name: chainId, display_name: network.name, chain_id: reference, contract_address: asset.address })
       bySymbol.set(asset.symbol, currency)

@@ -158,6 +158,15 @@ function contract(name: string, create: () => Promise<Place>) {
         expect(await store.names.byAddress(`0x${'AB'.repeat(20)}`)).toEqual([record])
       })
 
+      // The identity endpoint shows the first record as the address's name (routes/balance.ts).
+      test('behavior: byAddress lists the newest registration first, ties by name', async () => {
+        const owner = address('5')
+        const at = (name: string, registeredAt: number) => ({ ...nameRecord(name, owner), registeredAt })
+        const [middle, newest, tieB, tieA] = [at(unique('m'), 2_000), at(unique('n'), 3_000), at(`b-${unique('t')}`, 1_000), at(`a-${unique('t')}`, 1_000)]
+        for (const record of [middle, newest, tieB, tieA]) await store.names.put(record)
+        expect(await store.names.byAddress(owner)).toEqual([newest, middle, tieA, tieB])
+      })
+
       test('error: NameTaken when the name belongs to another address, which keeps it', async () => {
         const record = nameRecord(unique('bob'), address('2'))
         await store.names.put(record)
