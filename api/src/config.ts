@@ -1,7 +1,7 @@
 /**
  * What an operator configures (issue 4): networks (CAIP-2 id → JSON-RPC URL, native currency, testnet
  * flag, known tokens), projects (projectId → allowed host origins), prices, and storage. From a JSON
- * file named by DOORWAY_API_CONFIG, else the local stack's defaults over devnet.
+ * file named by DOORWAY_API_CONFIG, else the local stack's (devnet/src/start.ts, api/src/main.ts).
  */
 import { readFileSync } from 'node:fs'
 import type { ChainId } from '@doorway/shared/Caip'
@@ -29,42 +29,39 @@ export type Config = {
   storage: { kind: 'embedded'; dir: string } | { kind: 'postgres'; url: string }
 }
 
-export function load(env: NodeJS.ProcessEnv = process.env): Config {
+/** The operator's JSON file named by DOORWAY_API_CONFIG, else `fallback` (the local stack's). */
+export function load(fallback: () => Config, env: NodeJS.ProcessEnv = process.env): Config {
   const file = env.DOORWAY_API_CONFIG
-  return file ? (JSON.parse(readFileSync(file, 'utf8')) as Config) : local(env)
+  return file ? (JSON.parse(readFileSync(file, 'utf8')) as Config) : fallback()
 }
 
-/** The local stack's configuration: both anvil chains, the demo projects, an embedded database. */
-export function local(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = Number(env.DOORWAY_API_PORT ?? 8787)
-  const anvilPorts = (env.DOORWAY_ANVIL_PORTS ?? '8545,8546').split(',').map(Number)
-  const tokens = readTokens(env.DOORWAY_DEVNET_MANIFEST ?? '.doorway/devnet.json')
+/** What the local stack (devnet/src/stack.ts) hands the api: its port, chains, the demo's origin, tokens. */
+export type LocalStack = {
+  port: number
+  chains: readonly { id: number; rpcUrl: string }[]
+  origins: string[]
+  tokens: Partial<Record<ChainId, Token[]>>
+}
+
+/** The local stack's configuration: its anvil chains, the demo projects, an embedded database. */
+export function local(stack: LocalStack, env: NodeJS.ProcessEnv = process.env): Config {
   const ether = { name: 'Ether', symbol: 'ETH', decimals: 18 }
-  const demoOrigins = ['http://localhost:5173']
+  const network = ({ id, rpcUrl }: LocalStack['chains'][number]): [ChainId, Network] => [
+    `eip155:${id}`,
+    { rpcUrl, name: `Anvil ${id}`, nativeCurrency: ether, testnet: true, tokens: stack.tokens[`eip155:${id}`] ?? [] },
+  ]
   return {
     host: '127.0.0.1',
-    port,
-    publicUrl: `http://127.0.0.1:${port}`,
-    networks: {
-      'eip155:31337': { rpcUrl: `http://127.0.0.1:${anvilPorts[0]}`, name: 'Anvil 31337', nativeCurrency: ether, testnet: true, tokens: tokens['eip155:31337'] ?? [] },
-      'eip155:31338': { rpcUrl: `http://127.0.0.1:${anvilPorts[1]}`, name: 'Anvil 31338', nativeCurrency: ether, testnet: true, tokens: tokens['eip155:31338'] ?? [] },
-    },
+    port: stack.port,
+    publicUrl: `http://127.0.0.1:${stack.port}`,
+    networks: Object.fromEntries(stack.chains.map(network)),
     projects: {
-      'doorway-demo': { origins: demoOrigins, analytics: true },
-      'doorway-wagmi-example': { origins: demoOrigins, analytics: true },
+      'doorway-demo': { origins: stack.origins, analytics: true },
+      'doorway-wagmi-example': { origins: stack.origins, analytics: true },
       // A project that does not list the demo's origin: the demo shows what a misconfigured app sees.
       'doorway-foreign': { origins: ['https://dapp.example'], analytics: true },
     },
     prices: { ETH: 3000, DUSD: 1, DWT: 0.25 },
     storage: { kind: 'embedded', dir: env.DOORWAY_API_DATA ?? '.doorway/api-data' },
-  }
-}
-
-/** Tokens devnet deployed, from the manifest it writes at start (devnet/src/tokens.ts). */
-function readTokens(path: string): Partial<Record<ChainId, Token[]>> {
-  try {
-    return (JSON.parse(readFileSync(path, 'utf8')) as { tokens: Partial<Record<ChainId, Token[]>> }).tokens
-  } catch {
-    return {}
   }
 }

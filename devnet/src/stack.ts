@@ -37,3 +37,6 @@ export const chains = [31337, 31338].map((id, i) => {
   const port = anvilPorts[i] ?? 8545 + i
   return { id, port, rpcUrl: `http://127.0.0.1:${port}` }
 })
+
+/** What the api serves in the local stack (api/src/config.ts local): its port, the chains, the demo's origin. */
+export const apiStack = { port: ports.api, chains, origins: [new URL(urls.demo).origin] }

@@ -11,7 +11,7 @@ import * as Api from '../../api/src/server.js'
 import * as Anvil from './anvil.js'
 import * as Relay from './relay.js'
 import * as TestWalletPage from './testWalletPage.js'
-import { buildEnv, chains, ports, urls } from './stack.js'
+import { apiStack, buildEnv, chains, ports, urls } from './stack.js'
 import { serve } from './static.js'
 import * as Tokens from './tokens.js'
 
@@ -31,8 +31,8 @@ if (!process.argv.includes('--no-build')) {
 // Before the servers: a page that loads must find its chains, their tokens and the api answering.
 const anvil = await Anvil.start()
 console.log('Deploying the devnet tokens…')
-await Tokens.deploy({ chains })
-const api = await Api.start(ApiConfig.local()).catch(async (error) => {
+const { tokens } = await Tokens.deploy({ chains })
+const api = await Api.start(ApiConfig.local({ ...apiStack, tokens })).catch(async (error) => {
   await anvil.stop()
   throw error
 })

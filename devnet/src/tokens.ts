@@ -57,10 +57,13 @@ export const sourcePath = join(root, 'devnet/contracts/DoorwayToken.sol')
  * Deploys the tokens on every chain (in parallel), reusing any already there, and writes the manifest.
  * Idempotent: a chain that already has them keeps their addresses.
  */
+/** The manifest the last deploy wrote, if any. */
+export const readManifest = (path: string = manifestPath) => readJson<Manifest>(path)
+
 export async function deploy(options: deploy.Options): Promise<Manifest> {
   const { chains, manifest: path = manifestPath, artifact: cache = artifactPath } = options
   const compiled = artifact({ path: cache })
-  const previous = readJson<Manifest>(path)?.tokens ?? {}
+  const previous = readManifest(path)?.tokens ?? {}
   const lists = await Promise.all(chains.map((chain) => deployOn(chain, compiled, previous[`eip155:${chain.id}`] ?? [])))
   const manifest: Manifest = { tokens: Object.fromEntries(chains.map((chain, i) => [`eip155:${chain.id}`, lists[i]])) }
   writeJson(path, manifest)

@@ -1,0 +1,35 @@
+import { describe, expect, test } from 'vitest'
+import * as Config from './config.js'
+
+const token = { address: '0x5FbDB2315678afecb367f032d93F642f64180aa3', name: 'Doorway USD', symbol: 'DUSD', decimals: 6 }
+const stack: Config.LocalStack = {
+  port: 9787,
+  chains: [
+    { id: 31337, rpcUrl: 'http://127.0.0.1:9545' },
+    { id: 31338, rpcUrl: 'http://127.0.0.1:9546' },
+  ],
+  origins: ['http://localhost:6173'],
+  tokens: { 'eip155:31337': [token] },
+}
+
+describe('local', () => {
+  test('behavior: the local stack moved by env (ports, demo origin) is what the api serves and allows', () => {
+    const config = Config.local(stack, {})
+    expect(config.publicUrl).toBe('http://127.0.0.1:9787')
+    expect(config.networks['eip155:31337']).toMatchObject({ rpcUrl: 'http://127.0.0.1:9545', name: 'Anvil 31337', tokens: [token] })
+    expect(config.networks['eip155:31338']).toMatchObject({ rpcUrl: 'http://127.0.0.1:9546', tokens: [] })
+    expect(config.projects['doorway-demo']?.origins).toEqual(['http://localhost:6173'])
+    expect(config.projects['doorway-foreign']?.origins).not.toContain('http://localhost:6173')
+  })
+})
+
+describe('load', () => {
+  test('behavior: without DOORWAY_API_CONFIG the fallback (the local stack) is used', () => {
+    const local = Config.local(stack, {})
+    expect(Config.load(() => local, {})).toBe(local)
+  })
+
+  test('error: an unreadable DOORWAY_API_CONFIG file throws instead of falling back', () => {
+    expect(() => Config.load(() => Config.local(stack, {}), { DOORWAY_API_CONFIG: '/nonexistent/doorway.json' })).toThrow(/ENOENT/)
+  })
+})
