@@ -1,13 +1,13 @@
 /** The api behind the modal (issue 4): balances in the Tokens tab, analytics and its allowlist alert. */
 import type { Page } from '@playwright/test'
-import { connectDevWallet, expect, expectClosed, modalFrame, ready, test } from './fixtures.js'
+import { apiOrigin, connectDevWallet, expect, expectClosed, modalFrame, ready, test } from './fixtures.js'
 
 /** Records the api calls every frame makes. */
 function apiCalls(page: Page) {
   const calls: URL[] = []
   page.on('request', (request) => {
     const url = new URL(request.url())
-    if (url.origin === 'http://127.0.0.1:8787') calls.push(url)
+    if (url.origin === apiOrigin) calls.push(url)
   })
   return calls
 }
@@ -39,7 +39,7 @@ test('behavior: analytics is off unless the dapp turns it on: no event is sent',
 
 test('behavior: with analytics on, opening the modal sends an event', async ({ page }) => {
   await ready(page, '?features={"analytics":true}')
-  const sent = page.waitForRequest((r) => r.url().startsWith('http://127.0.0.1:8787/e?') && r.method() === 'POST')
+  const sent = page.waitForRequest((r) => r.url().startsWith(`${apiOrigin}/e?`) && r.method() === 'POST')
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
   const event = (await sent).postDataJSON() as { domain: string; props: { event: string } }
   expect(event).toMatchObject({ domain: 'http://localhost:5173', props: { event: 'MODAL_OPEN' } })

@@ -14,6 +14,7 @@ import {
   modalFrame,
   ready,
   rpc,
+  rpcUrl,
   test,
   walletPrompt,
 } from './fixtures.js'
@@ -33,7 +34,7 @@ test('behavior: connect with the dev wallet; the modal and the dapp show the acc
 
   await expect(frame.getByRole('dialog', { name: 'Account' })).toBeVisible()
   await expect(frame.getByText('0xf39F…2266')).toBeVisible()
-  const balance = BigInt(await rpc<string>('http://127.0.0.1:8545', 'eth_getBalance', [devAccount, 'latest']))
+  const balance = BigInt(await rpc<string>(rpcUrl, 'eth_getBalance', [devAccount, 'latest']))
   // spec §9: 3 decimals, rounded (a spent 10,000 ETH shows as 10,000.000 ETH).
   await expect(frame.getByLabel('Balance')).toHaveText(`${Format.formatQuantity(Format.formatUnits(balance, 18))} ETH`)
 
@@ -69,7 +70,7 @@ test('behavior: a transaction sent through getProvider() is mined and the balanc
   await connectDevWallet(page)
   await page.keyboard.press('Escape')
   await expectClosed(page)
-  const before = BigInt(await rpc<string>('http://127.0.0.1:8545', 'eth_getBalance', [devAccount, 'latest']))
+  const before = BigInt(await rpc<string>(rpcUrl, 'eth_getBalance', [devAccount, 'latest']))
 
   await page.getByRole('button', { name: 'Send 0.001 ETH to yourself' }).click()
   await expect(walletPrompt(page)).toContainText('Send 0.001 ETH')
@@ -77,9 +78,9 @@ test('behavior: a transaction sent through getProvider() is mined and the balanc
   await expect(page.getByRole('status').filter({ hasText: 'Sent:' })).toBeVisible()
   const hash = (await page.getByRole('status').filter({ hasText: 'Sent:' }).textContent())!.replace('Sent: ', '')
 
-  const receipt = () => rpc<{ status: string; from: string } | null>('http://127.0.0.1:8545', 'eth_getTransactionReceipt', [hash])
+  const receipt = () => rpc<{ status: string; from: string } | null>(rpcUrl, 'eth_getTransactionReceipt', [hash])
   await expect.poll(receipt).toMatchObject({ status: '0x1', from: devAccount.toLowerCase() })
-  const after = BigInt(await rpc<string>('http://127.0.0.1:8545', 'eth_getBalance', [devAccount, 'latest']))
+  const after = BigInt(await rpc<string>(rpcUrl, 'eth_getBalance', [devAccount, 'latest']))
   expect(after).toBeLessThan(before)
 })
 

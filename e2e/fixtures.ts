@@ -3,10 +3,14 @@
  * made; console output (from every frame, cross-origin ones included) is collected for assertions.
  */
 import { test as base, expect, type ConsoleMessage, type Locator, type Page } from '@playwright/test'
+import { chains, urls } from '../devnet/src/stack.js'
 
-export const frameOrigin = 'http://127.0.0.1:5174'
-export const secureOrigin = 'http://127.0.0.1:5175'
-export const hostOrigin = 'http://localhost:5173'
+export const frameOrigin = new URL(urls.frame).origin
+export const secureOrigin = new URL(urls.secure).origin
+export const hostOrigin = new URL(urls.demo).origin
+export const apiOrigin = new URL(urls.api).origin
+/** The first anvil chain (31337), where the dev wallet's account is funded. */
+export const rpcUrl = chains[0]!.rpcUrl
 
 type Fixtures = { loopbackOnly: { requests: string[] }; logs: string[] }
 

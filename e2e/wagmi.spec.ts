@@ -1,9 +1,6 @@
 /** examples/wagmi: a real client library (wagmi's injected connector) drives the modal's provider. */
-import { expect, expectClosed, modalFrame, test } from './fixtures.js'
+import { devAccount, expect, expectClosed, modalFrame, test } from './fixtures.js'
 import type { Page } from '@playwright/test'
-
-// anvil's account 0, the dev wallet's account
-const account0 = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 
 // The dev wallet's badge has its own "Disconnect"; the example's controls live in <main>.
 const app = (page: Page) => page.getByRole('main')
@@ -19,7 +16,7 @@ test.describe('wagmi example', () => {
     await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
 
     await expect(app(page).getByLabel('wagmi status')).toHaveText('connected')
-    await expect(app(page).getByLabel('wagmi address')).toHaveText(account0)
+    await expect(app(page).getByLabel('wagmi address')).toHaveText(devAccount)
     await expect(app(page).getByLabel('wagmi chain')).toHaveText('31337')
     const balance = app(page).getByLabel('wagmi balance')
     await expect(balance).toHaveText(/^\d+(\.\d+)? ETH$/)
