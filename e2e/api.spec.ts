@@ -95,6 +95,25 @@ test.describe('wallet catalogue', () => {
     await expect(frame.getByText('No wallet matches your search.')).toBeVisible()
   })
 
+  test('behavior: a search waits 300 ms after the last keystroke and is sent once (spec §9)', async ({ page }) => {
+    const calls = apiCalls(page)
+    await ready(page)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    const frame = modalFrame(page)
+    await frame.getByRole('button', { name: /^All Wallets/ }).click()
+    const searchbox = frame.getByRole('searchbox', { name: 'Search wallets' })
+    // The frame's own clock: when the last keystroke changed the field, and when the search was sent.
+    await searchbox.evaluate((box) => box.addEventListener('input', () => (box.dataset.typedAt = String(performance.now()))))
+    await searchbox.pressSequentially('rain', { delay: 50 })
+    await expect(frame.getByRole('list', { name: 'All wallets' }).getByRole('listitem')).toHaveCount(1)
+    expect(calls.filter((u) => u.searchParams.has('search')).map((u) => u.searchParams.get('search'))).toEqual(['rain'])
+    const waitedMs = await searchbox.evaluate((box) => {
+      const [sent] = performance.getEntriesByType('resource').filter((e) => e.name.includes('search=rain'))
+      return sent!.startTime - Number(box.dataset.typedAt)
+    })
+    expect(waitedMs).toBeGreaterThanOrEqual(300)
+  })
+
   test('behavior: include and exclude ids are honoured; installed wallets connect as extensions, others by WalletConnect', async ({ page }) => {
     await ready(page, '?options={"includeWalletIds":["rainbow","trust","metamask"],"excludeWalletIds":["trust"]}')
     // A wallet with MetaMask's rdns is installed on this page (it declines every request).
