@@ -12,15 +12,16 @@ function apiCalls(page: Page) {
   return calls
 }
 
-test('behavior: connected, the Tokens tab shows ETH and both ERC-20 balances with values', async ({ page }) => {
+test('behavior: connected, the Tokens tab shows ETH and every ERC-20 balance with values', async ({ page }) => {
   const calls = apiCalls(page)
   await ready(page)
   await connectDevWallet(page)
   const tokens = modalFrame(page).getByRole('list', { name: 'Tokens' })
-  await expect(tokens.getByRole('listitem')).toHaveCount(3)
+  await expect(tokens.getByRole('listitem')).toHaveCount(4)
   await expect(tokens.getByRole('listitem').filter({ hasText: 'Ether' })).toContainText(/[\d,]+\.\d{3} ETH\$[\d,]+\.\d{2}/)
   await expect(tokens.getByRole('listitem').filter({ hasText: 'Doorway USD' })).toContainText(/[\d,]+\.\d{3} DUSD\$[\d,]+\.\d{2}/)
   await expect(tokens.getByRole('listitem').filter({ hasText: 'Doorway Token' })).toContainText(/[\d,]+\.\d{3} DWT\$[\d,]+\.\d{2}/)
+  await expect(tokens.getByRole('listitem').filter({ hasText: 'Doorway Tether USD' })).toContainText(/[\d,]+\.\d{3} DUSDT\$[\d,]+\.\d{2}/)
 
   // spec §7: every call carries projectId, st and sv.
   const balance = calls.find((u) => u.pathname.endsWith('/balance'))!

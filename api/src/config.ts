@@ -61,7 +61,7 @@ export function local(stack: LocalStack, env: NodeJS.ProcessEnv = process.env): 
       // A project that does not list the demo's origin: the demo shows what a misconfigured app sees.
       'doorway-foreign': { origins: ['https://dapp.example'], analytics: true },
     },
-    prices: { ETH: 3000, DUSD: 1, DWT: 0.25 },
+    prices: { ETH: 3000, DUSD: 1, DWT: 0.25, DUSDT: 1 },
     storage: { kind: 'embedded', dir: env.DOORWAY_API_DATA ?? '.doorway/api-data' },
   }
 }

@@ -88,7 +88,7 @@ export function testConfig(rpcUrls: Partial<Record<ChainId, string>> = {}, token
       entries.map(([id, rpcUrl]) => [id, { rpcUrl, name: `Anvil ${id.split(':')[1]}`, nativeCurrency: ether, testnet: true, tokens: tokens[id] ?? [] }]),
     ),
     projects: { [projectId]: { origins: ['http://localhost:5173'] } },
-    prices: { ETH: 3000, DUSD: 1, DWT: 0.25 },
+    prices: { ETH: 3000, DUSD: 1, DWT: 0.25, DUSDT: 1 },
     storage: { kind: 'embedded', dir: '/nonexistent' },
   }
 }

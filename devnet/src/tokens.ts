@@ -1,6 +1,7 @@
 /**
- * The devnet's ERC-20 tokens: DUSD (6 decimals) and DWT (18 decimals) on every anvil chain, minted to
- * the first five test accounts, and the manifest the api reads them from (api/src/config.ts).
+ * The devnet's ERC-20 tokens: DUSD (6 decimals), DWT (18 decimals) and the tether-style DUSDT (6
+ * decimals; its `transfer` returns nothing, as USDT's does) on every anvil chain, minted to the first
+ * five test accounts, and the manifest the api reads them from (api/src/config.ts).
  * `import * as Tokens from './tokens.js'` → `await Tokens.deploy({ chains })`.
  */
 import { createHash, randomUUID } from 'node:crypto'
@@ -29,7 +30,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
 /** anvil's default mnemonic: its accounts 0–9 are the devnet's funded accounts. */
 export const mnemonic = 'test test test test test test test test test test test junk'
 
-/** Account 9 deploys, so the token addresses are the same on every fresh chain (its nonces 0 and 1). */
+/** Account 9 deploys, so the token addresses are the same on every fresh chain (its nonces 0, 1 and 2). */
 export const deployer = mnemonicToAccount(mnemonic, { addressIndex: 9 })
 
 /** Accounts 0–4 each hold `supply` whole units of every token. */
@@ -37,11 +38,19 @@ export const holders: readonly Address[] = [0, 1, 2, 3, 4].map((i) => mnemonicTo
 
 export const supply = 1_000_000n
 
-/** Deployed in this order: DUSD at the deployer's nonce 0, DWT at nonce 1. */
+/**
+ * Deployed in this order: DUSD at the deployer's nonce 0, DWT at nonce 1, DUSDT at nonce 2. `contract`
+ * names the contract in devnet/contracts/<contract>.sol; DoorwayTetherToken has USDT's token ABI
+ * (spec: "Tether-style contracts use a different token ABI").
+ */
 export const definitions = [
-  { name: 'Doorway USD', symbol: 'DUSD', decimals: 6 },
-  { name: 'Doorway Token', symbol: 'DWT', decimals: 18 },
+  { name: 'Doorway USD', symbol: 'DUSD', decimals: 6, contract: 'DoorwayToken' },
+  { name: 'Doorway Token', symbol: 'DWT', decimals: 18, contract: 'DoorwayToken' },
+  { name: 'Doorway Tether USD', symbol: 'DUSDT', decimals: 6, contract: 'DoorwayTetherToken' },
 ] as const
+
+type Contract = (typeof definitions)[number]['contract']
+const contracts: readonly Contract[] = [...new Set(definitions.map((definition) => definition.contract))]
 
 export type Token = { address: Address; name: string; symbol: string; decimals: number }
 
@@ -50,16 +59,16 @@ export type Manifest = { tokens: Partial<Record<ChainId, Token[]>> }
 
 // Relative env paths resolve against the working directory, as api/src/config.ts reads them.
 export const manifestPath = process.env.DOORWAY_DEVNET_MANIFEST ?? join(root, '.doorway/devnet.json')
-export const artifactPath = join(root, '.doorway/DoorwayToken.json')
-export const sourcePath = join(root, 'devnet/contracts/DoorwayToken.sol')
+export const artifactPath = join(root, '.doorway/contracts.json')
+const contractsDir = join(root, 'devnet/contracts')
+
+/** The manifest the last deploy wrote, if any. */
+export const readManifest = (path: string = manifestPath) => readJson<Manifest>(path)
 
 /**
  * Deploys the tokens on every chain (in parallel), reusing any already there, and writes the manifest.
  * Idempotent: a chain that already has them keeps their addresses.
  */
-/** The manifest the last deploy wrote, if any. */
-export const readManifest = (path: string = manifestPath) => readJson<Manifest>(path)
-
 export async function deploy(options: deploy.Options): Promise<Manifest> {
   const { chains, manifest: path = manifestPath, artifact: cache = artifactPath } = options
   const compiled = artifact({ path: cache })
@@ -74,21 +83,22 @@ export declare namespace deploy {
     chains: readonly Chain[]
     /** Where the manifest goes; defaults to DOORWAY_DEVNET_MANIFEST, else `.doorway/devnet.json`. */
     manifest?: string
-    /** The compiled-contract cache; defaults to `.doorway/DoorwayToken.json`. */
+    /** The compiled-contracts cache; defaults to `.doorway/contracts.json`. */
     artifact?: string
   }
 }
 
-export type Artifact = { hash: string; abi: Abi; bytecode: Hex }
+export type Artifact = { hash: string; contracts: Record<Contract, { abi: Abi; bytecode: Hex }> }
 
-/** The compiled token, from the cache when the source and compiler settings are unchanged. */
+/** The compiled token contracts, from the cache when their sources and the compiler settings are unchanged. */
 export function artifact(options: artifact.Options = {}): Artifact {
   const { path = artifactPath } = options
-  const source = readFileSync(sourcePath, 'utf8')
-  const hash = sourceHash(source)
+  const files = contracts.map((contract) => `${contract}.sol`)
+  const sources = Object.fromEntries(files.map((file) => [file, readFileSync(join(contractsDir, file), 'utf8')]))
+  const hash = sourceHash(sources)
   const cached = readJson<Artifact>(path)
   if (cached?.hash === hash) return cached
-  const compiled = { hash, ...compile(source) }
+  const compiled = { hash, contracts: compile(sources) }
   writeJson(path, compiled)
   return compiled
 }
@@ -100,15 +110,15 @@ const settings = {
   optimizer: { enabled: true, runs: 200 },
   // pinned so the bytecode does not move with the compiler's default hardfork
   evmVersion: 'cancun',
-  outputSelection: { '*': { DoorwayToken: ['abi', 'evm.bytecode.object'] } },
+  outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
 }
 
 const require = createRequire(import.meta.url)
 
 // The compiler version is part of the key: a solc bump recompiles.
-function sourceHash(source: string): string {
+function sourceHash(sources: Record<string, string>): string {
   const solcVersion = (require('solc/package.json') as { version: string }).version
-  return createHash('sha256').update(JSON.stringify({ source, settings, solcVersion })).digest('hex')
+  return createHash('sha256').update(JSON.stringify({ sources, settings, solcVersion })).digest('hex')
 }
 
 type SolcOutput = {
@@ -117,29 +127,37 @@ type SolcOutput = {
 }
 
 // solc is loaded only here: its wasm takes a second to load, which cached starts skip.
-function compile(source: string): Omit<Artifact, 'hash'> {
+// One run over every source file: `<contract>.sol` holds the contract of that name.
+function compile(sources: Record<string, string>): Artifact['contracts'] {
   const solc = require('solc') as { compile(input: string): string }
-  const input = { language: 'Solidity', sources: { 'DoorwayToken.sol': { content: source } }, settings }
+  const input = {
+    language: 'Solidity',
+    sources: Object.fromEntries(Object.entries(sources).map(([file, content]) => [file, { content }])),
+    settings,
+  }
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error')
-  if (errors.length) throw new Error(`DoorwayToken.sol does not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`)
-  const contract = output.contracts!['DoorwayToken.sol']!.DoorwayToken!
-  return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` }
+  if (errors.length) throw new Error(`The token contracts do not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`)
+  const compiled = (contract: Contract) => {
+    const { abi, evm } = output.contracts![`${contract}.sol`]![contract]!
+    return { abi, bytecode: `0x${evm.bytecode.object}` as const }
+  }
+  return Object.fromEntries(contracts.map((contract) => [contract, compiled(contract)])) as Artifact['contracts']
 }
 
 async function deployOn(chain: Chain, compiled: Artifact, previous: readonly Token[]): Promise<Token[]> {
   const { client, wallet } = clients(chain)
   const tokens: Token[] = []
   // In nonce order: each deployment must land before the next one's address is predicted.
-  for (const [nonce, definition] of definitions.entries()) {
+  for (const [nonce, { contract, ...token }] of definitions.entries()) {
     // The predicted address first; then the one the last manifest recorded, for chains where the
     // deployer's early nonces went elsewhere and the tokens landed at other addresses.
     const predicted = getContractAddress({ from: deployer.address, nonce: BigInt(nonce) })
-    const recorded = previous.find((token) => token.symbol === definition.symbol)?.address
+    const recorded = previous.find((known) => known.symbol === token.symbol)?.address
     const address =
-      (await find(client, [predicted, recorded], definition.symbol)) ??
-      (await deployToken({ client, wallet }, compiled, definition))
-    tokens.push({ address, ...definition })
+      (await find(client, [predicted, recorded], token.symbol)) ??
+      (await deployToken({ client, wallet }, compiled.contracts[contract], token))
+    tokens.push({ address, ...token })
   }
   return tokens
 }
@@ -167,11 +185,15 @@ async function isDeployed(client: Clients['client'], address: Address, symbol: s
   return actual === symbol
 }
 
-async function deployToken({ client, wallet }: Clients, compiled: Artifact, token: (typeof definitions)[number]): Promise<Address> {
+async function deployToken(
+  { client, wallet }: Clients,
+  contract: Artifact['contracts'][Contract],
+  token: Omit<Token, 'address'>,
+): Promise<Address> {
   const amount = supply * 10n ** BigInt(token.decimals)
   const hash = await wallet.deployContract({
-    abi: compiled.abi,
-    bytecode: compiled.bytecode,
+    abi: contract.abi,
+    bytecode: contract.bytecode,
     args: [token.name, token.symbol, token.decimals, holders, amount],
   })
   const receipt = await client.waitForTransactionReceipt({ hash })

@@ -84,7 +84,7 @@ async function send(chain: (typeof chains)[number], transfer: { to: Address; eth
 const balancePath = (address: string) => `/v1/account/${address}/balance`
 
 describe('GET /v1/account/:address/balance', () => {
-  test('behavior: native coin and both tokens with price, value and exact quantities', async () => {
+  test('behavior: native coin and every token with price, value and exact quantities', async () => {
     const { get } = setup()
     // account 3 is never sent from in these tests
     const answer = await get(balancePath(Tokens.holders[3]!), { currency: 'usd', chainId: local })
@@ -120,6 +120,16 @@ describe('GET /v1/account/:address/balance', () => {
           quantity: { decimals: '18', numeric: '1000000' },
           iconUrl: 'http://api.test/public/getTokenImage/DWT',
         },
+        {
+          name: 'Doorway Tether USD',
+          symbol: 'DUSDT',
+          chainId: local,
+          address: `${local}:${token('DUSDT').address}`,
+          value: 1_000_000,
+          price: 1,
+          quantity: { decimals: '6', numeric: '1000000' },
+          iconUrl: 'http://api.test/public/getTokenImage/DUSDT',
+        },
       ],
     })
   })
@@ -131,11 +141,13 @@ describe('GET /v1/account/:address/balance', () => {
       'eip155:31337 ETH',
       'eip155:31337 DUSD',
       'eip155:31337 DWT',
+      'eip155:31337 DUSDT',
       'eip155:31338 ETH',
       'eip155:31338 DUSD',
       'eip155:31338 DWT',
+      'eip155:31338 DUSDT',
     ])
-    expect(calls).toHaveLength(6)
+    expect(calls).toHaveLength(8)
   })
 
   test('behavior: fractional amounts are exact; tokens not held are left out, the native coin stays', async () => {
@@ -223,8 +235,8 @@ describe('GET /v1/account/:address/balance', () => {
     const withZero = { ...config, networks: { [local]: { ...network, tokens: [...network.tokens, { ...dusd, symbol: 'ZERO', decimals: 0 }] } } }
     const { get, calls } = setup({ config: withZero })
     const { body } = await get(balancePath(Tokens.holders[3]!), { chainId: local })
-    expect(body.balances.map((b: { symbol: string }) => b.symbol)).toEqual(['ETH', 'DUSD', 'DWT'])
-    expect(calls).toHaveLength(3)
+    expect(body.balances.map((b: { symbol: string }) => b.symbol)).toEqual(['ETH', 'DUSD', 'DWT', 'DUSDT'])
+    expect(calls).toHaveLength(4)
   })
 
   test('behavior: a symbol without a price has price 0 and no value', async () => {
