@@ -9,8 +9,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { transform } from 'esbuild'
 
-// issue: SDK ≤ 6 KB gzip
-export const budget = 6144
+// DESIGN.md §9a: SDK ≤ 7 KB gzip (was 6), for sign-in callbacks, open() arguments and a clean destroy()
+export const budget = 7168
 
 export type Figure = { name: string; file: string; gzip: number }
 

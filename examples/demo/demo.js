@@ -49,13 +49,14 @@ for (const event of ['open', 'close', 'connect', 'disconnect', 'accountChanged',
 const provider = modal.getProvider()
 const show = (id, text) => (document.getElementById(id).textContent = text)
 const sendButton = document.getElementById('send')
+const openSendButton = document.getElementById('open-send')
 
 async function refresh() {
   const { status, address, chainId } = modal.getState()
   show('status', status)
   show('address', address ?? '—')
   show('chain', chainId ?? '—')
-  sendButton.disabled = status !== 'connected'
+  sendButton.disabled = openSendButton.disabled = status !== 'connected'
   if (status !== 'connected') return show('balance', '—')
   try {
     const wei = BigInt(await provider.request({ method: 'eth_getBalance', params: [address, 'latest'] }))
@@ -88,10 +89,18 @@ sendButton.addEventListener('click', async () => {
   }
 })
 
-document.getElementById('connect').addEventListener('click', async () => {
+// open() settles with what happened in that opening: connected, sent or closed.
+async function openModal(options) {
   try {
-    record('open() resolved', await modal.open())
+    const result = await modal.open(options)
+    record('open() resolved', result)
+    if (result.status === 'sent') await refresh()
   } catch (error) {
     record('open() failed', { message: error.message })
   }
-})
+}
+document.getElementById('connect').addEventListener('click', () => openModal())
+// 0.01 of the native token (no assetAddress) to anvil account 2.
+openSendButton.addEventListener('click', () =>
+  openModal({ view: 'Send', arguments: { amount: '0.01', to: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' } }),
+)

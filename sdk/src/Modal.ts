@@ -81,10 +81,7 @@ export function createModal(options: ModalOptions): Modal {
         walletRequest: ({ uuid, request }) => wallets.request(uuid, request),
       },
     })
-    lifetime.signal.addEventListener('abort', () => {
-      channel.close()
-      wallets.stop()
-    })
+    lifetime.signal.addEventListener('abort', () => channel.close())
     return channel.call('init', { config, wallets: wallets.list() }).then(setState).then(() => channel)
   })
   // The frame either answers in time or every open() and request fails with a clear error.
@@ -102,6 +99,7 @@ export function createModal(options: ModalOptions): Modal {
     const { type } = event
     if (type === 'state') setState(event.state)
     else if (type === 'close') finishClose(event.result)
+    // `connected` or `sent` (Send flow): open() settles; the modal stays until closed.
     else if (type === 'result') settleOpen(event.result)
     else if (type === 'show') show()
     // App links replace nothing (the OS takes them); web pages get a new tab (Protocol frameEvent).
@@ -171,7 +169,7 @@ export function createModal(options: ModalOptions): Modal {
     open(openOptions = {}) {
       const result = show()
       ready
-        .then((channel) => channel.call('open', { view: openOptions.view }))
+        .then((channel) => channel.call('open', { view: openOptions.view, arguments: openOptions.arguments }))
         .then((next) => {
           setState(next)
           emit('open', { view: next.view })
@@ -197,6 +195,8 @@ export function createModal(options: ModalOptions): Modal {
     },
     destroy() {
       finishClose({ status: 'closed' })
+      clearTimeout(loadTimer)
+      wallets.stop()
       lifetime.abort(Errors.disconnected())
       element.remove()
       listeners.clear()

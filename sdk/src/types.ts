@@ -47,7 +47,12 @@ export type Options = {
 }
 
 export type State = Protocol.ModalState
+/** `{ status: 'connected', … }`, `{ status: 'sent', hash, chainId }` (Send flow) or `{ status: 'closed' }`. */
 export type OpenResult = Protocol.OpenResult
+/** What the Send view starts with; the frame checks the values and answers bad ones with an error. */
+export type SendArguments = Protocol.SendArguments
+// `arguments` only with the view that reads them.
+export type OpenOptions = { view?: Exclude<Protocol.OpenableView, 'Send'>; arguments?: never } | { view: 'Send'; arguments?: SendArguments }
 
 export type Events = {
   open: { view: Protocol.ViewName }
@@ -68,7 +73,7 @@ export type Provider = {
 }
 
 export type Modal = {
-  open(options?: { view?: Protocol.OpenableView }): Promise<OpenResult>
+  open(options?: OpenOptions): Promise<OpenResult>
   close(): Promise<void>
   getState(): State
   getProvider(): Provider

@@ -12,7 +12,7 @@
  * same wire format with random 128-bit ids, a timeout and an AbortSignal.
  *
  * The dispatcher is passed in: the frame-app and secure-site pass comlink's `expose`; the host SDK,
- * which must stay under 6 KB, uses `respond`, which answers the same admitted calls in the same wire
+ * which must stay under 7 KB, uses `respond`, which answers the same admitted calls in the same wire
  * format without comlink's proxy machinery.
  */
 import type { Endpoint } from 'comlink'

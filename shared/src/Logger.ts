@@ -63,7 +63,7 @@ function stringify(value: unknown): string {
 }
 
 /**
- * Console only, no buffer: for the host SDK, which must stay under 6 KB. The spec's buffered log
+ * Console only, no buffer: for the host SDK, which must stay under 7 KB. The spec's buffered log
  * (§9) is the modal's, kept by `create` in the frame.
  */
 export function console_(scope: string, sink: Sink = console): Pick<Logger, Level> {

@@ -29,6 +29,12 @@ export const views = [
   'RegisterAccountNameSuccess',
   'Networks',
   'Send',
+  // The send flow's steps after choosing a token (issue 8: one typed route per step).
+  'SendAmount',
+  'SendReceiver',
+  'SendPreview',
+  'SendConfirm',
+  'SendResult',
   'Receive',
   'Swap',
   'OnRamp',
@@ -158,10 +164,11 @@ export const modalState = S.object({
 })
 export type ModalState = S.Infer<typeof modalState>
 
-/** What `open()` settles with: a connection made in that opening, or a close. */
+/** What `open()` settles with: a connection made in that opening, a transaction submitted, or a close. */
 export const openResult = S.union(
   S.object({ status: S.literal('closed') }),
   S.object({ status: S.literal('connected'), address, caipAddress: Caip.isAccountId, chainId }),
+  S.object({ status: S.literal('sent'), hash: S.string({ pattern: /^0x[\da-f]{64}$/i }), chainId }),
 )
 export type OpenResult = S.Infer<typeof openResult>
 
@@ -197,8 +204,25 @@ export type WalletEvent = S.Infer<typeof walletEvent>
 
 const nothing = S.literal(null)
 
+/**
+ * `open({ view: 'Send', arguments })` (issue 8). The channel takes any small record of strings and
+ * numbers, so that a wrong key or type reaches the frame, which answers it with a clear error naming
+ * the argument (a call that failed this check would be dropped and time out instead).
+ */
+export const sendArguments = S.record(S.string({ max: 32 }), S.union(S.string({ max: 256 }), S.number), 8)
+export type SendArguments = {
+  /** The ERC-20 contract (0x… or CAIP-10); omitted, the network's native token. */
+  assetAddress?: string
+  /** In whole units, as a decimal string: '0.01'. */
+  amount?: string
+  /** An address or a name. */
+  to?: string
+  /** CAIP-2 or an EIP-155 number; omitted, the active network. */
+  chainId?: string | number
+}
+
 // Each API is two tables: the params a side checks on the calls it serves, and the results a caller
-// checks on replies. Kept apart so each side bundles only what it receives (the SDK has 6 KB).
+// checks on replies. Kept apart so each side bundles only what it receives (the SDK has 7 KB).
 
 /** Exposed by the frame-app, called by the host SDK. */
 export const frameParams = {
@@ -208,7 +232,7 @@ export const frameParams = {
   walletEvent,
   /** The dapp's EIP-1193 request, routed by the frame to the connected connector. */
   request: rpcRequest,
-  open: S.object({ view: S.optional(/* @__PURE__ */ S.oneOf(openableViews)) }),
+  open: S.object({ view: S.optional(/* @__PURE__ */ S.oneOf(openableViews)), arguments: S.optional(sendArguments) }),
   close: S.object({}),
 }
 export const frameResults = {

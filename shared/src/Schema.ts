@@ -1,7 +1,7 @@
 /**
  * Runtime checks for everything that crosses a boundary (postMessage ports, options, HTTP).
  * A schema is a type guard, so checks compose and narrow without a library: this module ships
- * inside the 6 KB SDK.
+ * inside the 7 KB SDK.
  */
 export type Schema<T> = (value: unknown) => value is T
 export type Infer<S> = S extends Schema<infer T> ? T : never

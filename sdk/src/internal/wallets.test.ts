@@ -2,13 +2,17 @@ import { afterEach, describe, expect, test, vi } from 'vitest'
 import * as Wallets from './wallets.js'
 
 const icon = 'data:image/svg+xml;base64,PHN2Zy8+'
+type Listener = (data: unknown) => void
+/** An EIP-1193 provider stand-in whose listeners can be read and fired. */
 function wallet(rdns: string, result: unknown = ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266']) {
-  const listeners: Record<string, (data: unknown) => void> = {}
+  const listeners = new Map<string, Set<Listener>>()
   const provider = {
     request: vi.fn(() => Promise.resolve(result)),
-    on: (event: string, listener: (data: unknown) => void) => (listeners[event] = listener),
+    on: vi.fn((event: string, listener: Listener) => void listeners.set(event, (listeners.get(event) ?? new Set()).add(listener))),
+    removeListener: vi.fn((event: string, listener: Listener) => void listeners.get(event)?.delete(listener)),
   }
-  return { info: { uuid: crypto.randomUUID(), name: rdns, icon, rdns }, provider, listeners }
+  const emit = (event: string, data: unknown) => listeners.get(event)?.forEach((listener) => listener(data))
+  return { info: { uuid: crypto.randomUUID(), name: rdns, icon, rdns }, provider, listeners, emit }
 }
 
 /** A window stand-in that answers EIP-6963 requests with the given wallets, as extensions do. */
@@ -101,9 +105,42 @@ describe('request', () => {
     page([a])
     const { wallets, onEvent, log } = discover()
     await wallets.request(a.info.uuid, { method: 'eth_accounts' })
-    a.listeners.chainChanged!('0x7a6a')
-    a.listeners.accountsChanged!('not a list')
+    a.emit('chainChanged', '0x7a6a')
+    a.emit('accountsChanged', 'not a list')
     expect(onEvent).toHaveBeenCalledExactlyOnceWith({ uuid: a.info.uuid, event: 'chainChanged', data: '0x7a6a' })
     expect(log.warn).toHaveBeenCalledWith('ignored wallet', 'accountsChanged')
+  })
+})
+
+describe('stop', () => {
+  test('behavior: removes exactly the listeners it added to the used wallets, and stops discovery', async () => {
+    const [a, b] = [wallet('io.metamask'), wallet('com.rabby')]
+    const win = page([a, b])
+    const dapp = vi.fn()
+    a.provider.on('chainChanged', dapp)
+    const { wallets, onChange, onEvent } = discover()
+    await wallets.request(a.info.uuid, { method: 'eth_accounts' })
+    await wallets.request(a.info.uuid, { method: 'eth_chainId' })
+    expect(a.provider.on).toHaveBeenCalledTimes(4)
+    wallets.stop()
+    // Each (event, listener) pair the SDK added, once; the dapp's own stays.
+    expect(a.provider.removeListener.mock.calls).toEqual(a.provider.on.mock.calls.slice(1))
+    expect([...a.listeners.values()].map((set) => [...set])).toEqual([[dapp], [], []])
+    expect(b.provider.removeListener).not.toHaveBeenCalled()
+    a.emit('chainChanged', '0x7a6a')
+    expect(dapp).toHaveBeenCalledWith('0x7a6a')
+    expect(onEvent).not.toHaveBeenCalled()
+    const late = wallet('io.rainbow')
+    announce(win, late.info, late.provider)
+    expect(onChange).not.toHaveBeenCalled()
+  })
+
+  test('behavior: a wallet without removeListener is left as it is', async () => {
+    const a = wallet('io.metamask')
+    page([a])
+    const { wallets } = discover()
+    await wallets.request(a.info.uuid, { method: 'eth_accounts' })
+    delete (a.provider as { removeListener?: unknown }).removeListener
+    expect(() => wallets.stop()).not.toThrow()
   })
 })

@@ -9,6 +9,7 @@ import * as Protocol from '@doorway/shared/Protocol'
 type Provider = {
   request(args: Protocol.RpcRequest): Promise<unknown>
   on?(event: string, listener: (data: unknown) => void): void
+  removeListener?(event: string, listener: (data: unknown) => void): void
 }
 type Entry = { info: Protocol.WalletInfo; provider: Provider }
 
@@ -22,7 +23,8 @@ export function discover(options: {
 }) {
   const { onChange, onEvent, log } = options
   const byRdns = new Map<string, Entry>()
-  const listening = new Set<string>()
+  // Per used wallet uuid: what removes the listeners this added to it, run by stop().
+  const listening = new Map<string, (() => void)[]>()
   let legacy: Entry | undefined
   // Answers to our own request arrive synchronously and go out with init; later ones are news.
   let late = false
@@ -54,17 +56,26 @@ export function discover(options: {
     request(uuid: string, request: Protocol.RpcRequest) {
       const entry = entries().find((e) => e.info.uuid === uuid)
       if (!entry) return Promise.reject(Errors.unknownWallet())
-      if (!listening.has(uuid)) {
-        listening.add(uuid)
-        for (const name of ['accountsChanged', 'chainChanged', 'disconnect'] as const)
-          entry.provider.on?.(name, (data) => {
-            const event = { uuid, event: name, data }
-            if (Protocol.walletEvent(event)) onEvent(event)
-            else log.warn('ignored wallet', name)
-          })
-      }
-      return entry.provider.request(request)
+      const { provider } = entry
+      if (!listening.has(uuid))
+        listening.set(
+          uuid,
+          (['accountsChanged', 'chainChanged', 'disconnect'] as const).map((name) => {
+            const listener = (data: unknown) => {
+              const event = { uuid, event: name, data }
+              if (Protocol.walletEvent(event)) onEvent(event)
+              else log.warn('ignored wallet', name)
+            }
+            provider.on?.(name, listener)
+            return () => provider.removeListener?.(name, listener)
+          }),
+        )
+      return provider.request(request)
     },
-    stop: () => window.removeEventListener('eip6963:announceProvider', onAnnounce),
+    /** Stops discovery and removes every listener this added to a wallet. */
+    stop() {
+      window.removeEventListener('eip6963:announceProvider', onAnnounce)
+      for (const removers of listening.values()) removers.forEach((remove) => remove())
+    },
   }
 }

@@ -1,0 +1,112 @@
+// @vitest-environment jsdom
+import * as Ids from '@doorway/shared/Ids'
+import * as Protocol from '@doorway/shared/Protocol'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { createModal } from './Modal.js'
+
+const frameUrl = 'https://frame.example/'
+const anvil = { id: 31337, name: 'Anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 } }
+const state: Protocol.ModalState = { open: true, view: 'Connect', loading: false, status: 'disconnected' }
+const sent = { status: 'sent', hash: `0x${'ab'.repeat(32)}`, chainId: 'eip155:31337' } as const
+
+/** Plays the frame: answers the handshake, records the SDK's calls and answers them with `state`. */
+async function frame(modal: { element: HTMLElement }) {
+  const iframe = modal.element as HTMLIFrameElement
+  const port = await new Promise<MessagePort>((resolve) => {
+    iframe.contentWindow!.postMessage = (_: unknown, __: unknown, transfer?: Transferable[]) => resolve(transfer![0] as MessagePort)
+    const ready = { type: Protocol.handshake.ready, version: Protocol.version }
+    window.dispatchEvent(new MessageEvent('message', { data: ready, origin: new URL(frameUrl).origin, source: iframe.contentWindow }))
+  })
+  const calls: { method: string; params: unknown }[] = []
+  const replies = new Map<string, (value: unknown) => void>()
+  port.addEventListener('message', ({ data }) => {
+    if (data.type !== 'APPLY') return replies.get(data.id)?.(data.value.value)
+    const method = data.path[0]
+    const params = data.argumentList[0].value
+    calls.push({ method, params })
+    const value = method === 'open' ? { ...state, view: params.view ?? 'Connect' } : state
+    port.postMessage({ id: data.id, type: 'RAW', value: { ok: true, value } })
+  })
+  port.start()
+  /** Calls the SDK's side, as the frame does: an event, or a request on a host wallet. */
+  const call = (method: keyof Protocol.HostApi['params'], params: unknown) =>
+    new Promise((resolve) => {
+      const id = Ids.random()
+      replies.set(id, resolve)
+      port.postMessage({ id, type: 'APPLY', path: [method], argumentList: [{ type: 'RAW', value: params }] })
+    })
+  await vi.waitFor(() => expect(calls.map((c) => c.method)).toContain('init'))
+  return { calls, call, port }
+}
+
+let cleanup: (() => void)[] = []
+function setup() {
+  const modal = createModal({ projectId: 'p', networks: [anvil], frameUrl, embedded: document.body })
+  cleanup.push(() => modal.destroy())
+  return { modal, frame: () => frame(modal).then((f) => (cleanup.push(() => f.port.close()), f)) }
+}
+
+beforeEach(() => vi.stubGlobal('__DOORWAY_VERSION__', 'html-doorway-test'))
+afterEach(() => {
+  for (const done of cleanup) done()
+  cleanup = []
+  vi.useRealTimers()
+  vi.unstubAllGlobals()
+  document.body.replaceChildren()
+})
+
+describe('open', () => {
+  test('param: arguments go to the frame with the Send view', async () => {
+    const { modal, frame: connect } = setup()
+    const { calls } = await connect()
+    void modal.open({ view: 'Send', arguments: { amount: '0.01', to: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' } })
+    await vi.waitFor(() => expect(calls.at(-1)?.method).toBe('open'))
+    expect(calls.at(-1)?.params).toEqual({ view: 'Send', arguments: { amount: '0.01', to: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' } })
+    expect(Protocol.frameParams.open(calls.at(-1)?.params)).toBe(true)
+  })
+
+  test('behavior: a sent result settles open() and leaves the modal open', async () => {
+    const { modal, frame: connect } = setup()
+    const { call } = await connect()
+    const onClose = vi.fn()
+    modal.subscribe('close', onClose)
+    const opened = modal.open({ view: 'Send' })
+    await call('event', { type: 'result', result: sent })
+    await expect(opened).resolves.toEqual(sent)
+    expect(onClose).not.toHaveBeenCalled()
+    await call('event', { type: 'close', result: { status: 'closed' } })
+    expect(onClose).toHaveBeenCalledExactlyOnceWith({ status: 'closed' })
+  })
+})
+
+describe('destroy', () => {
+  test('behavior: removes every window listener and timer it added, and the wallet listeners', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const added = vi.spyOn(window, 'addEventListener')
+    const removed = vi.spyOn(window, 'removeEventListener')
+    const wallet = { on: vi.fn(), removeListener: vi.fn(), request: vi.fn(() => Promise.resolve(['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'])) }
+    const info = { uuid: crypto.randomUUID(), name: 'Dev', icon: 'data:image/svg+xml,', rdns: 'dev.wallet' }
+    window.addEventListener('eip6963:requestProvider', () =>
+      window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: { info, provider: wallet } })),
+    )
+    added.mockClear()
+    const { modal, frame: connect } = setup()
+    const { call } = await connect()
+    await call('walletRequest', { uuid: info.uuid, request: { method: 'eth_accounts' } })
+    modal.destroy()
+    expect(removed.mock.calls).toEqual(added.mock.calls)
+    expect(wallet.removeListener.mock.calls).toEqual(wallet.on.mock.calls)
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  test('behavior: before the frame answers, stops discovery and the load timer', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const added = vi.spyOn(window, 'addEventListener')
+    const removed = vi.spyOn(window, 'removeEventListener')
+    const { modal } = setup()
+    expect(added).toHaveBeenCalledTimes(2)
+    modal.destroy()
+    expect(removed.mock.calls).toEqual(added.mock.calls)
+    expect(vi.getTimerCount()).toBe(0)
+  })
+})
