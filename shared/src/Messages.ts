@@ -3,7 +3,7 @@
 // match on them.
 
 // spec §5, §8 and the EIP-1193 standard texts
-// The errors the host SDK and the channel can raise: their own section so the 6 KB SDK bundles only
+// The errors the host SDK and the channel can raise: their own section so the 7 KB SDK bundles only
 // these (spec §5, §8 and EIP-1193 texts among them), not the whole catalogue.
 export const somethingWentWrong = 'Something went wrong'
 export const requestAborted = 'Request was aborted'
@@ -169,6 +169,11 @@ export const ui = {
     RegisterAccountNameSuccess: 'Name Registered',
     Networks: 'Choose Network',
     Send: 'Send',
+    SendAmount: 'Send',
+    SendReceiver: 'Send',
+    SendPreview: 'Review Send',
+    SendConfirm: 'Confirm Send',
+    SendResult: 'Transaction',
     Receive: 'Receive',
     Swap: 'Swap',
     OnRamp: 'Buy Crypto',
@@ -183,8 +188,6 @@ export const ui = {
     socials: 'Login with {providers} is not available in this version yet.',
     nfts: 'NFTs are not available in this version yet.',
     history: 'Transaction history is not available in this version yet.',
-    send: 'Sending tokens is not available in this version yet.',
-    receive: 'Receiving is not available in this version yet.',
     swap: 'Swaps are not available in this version yet.',
     onramp: 'Buying crypto is not available in this version yet.',
   },
@@ -241,6 +244,9 @@ export const ui = {
     nfts: 'NFTs',
     activity: 'Activity',
     historyOff: 'Transaction history is turned off for this app.',
+    actions: 'Wallet actions',
+    // The wallet features of walletFeaturesOrder (spec §1), as Account's action buttons.
+    features: { onramp: 'Buy', swaps: 'Swap', receive: 'Receive', send: 'Send' },
   },
   walletConnect: {
     entry: 'WalletConnect',
@@ -276,6 +282,71 @@ export const ui = {
     retry: 'Try again',
     retryIn: 'in {seconds} s',
     empty: 'No tokens on this network yet.',
+  },
+  send: {
+    tokens: 'Tokens you can send',
+    noTokens: 'This account holds no tokens on this network.',
+    preparing: 'Preparing the send',
+    amount: 'Amount',
+    balance: 'Balance: {amount}',
+    max: 'Max',
+    maxHint: 'Max keeps back the network fee',
+    inUsd: 'Value in US dollars',
+    receiver: 'Address or name',
+    receiverHint: 'An address (0x followed by 40 hex digits) or a name such as alice.doorway.id',
+    resolving: 'Looking up {name}',
+    resolvedTo: '{name} is {address}',
+    continue: 'Continue',
+    toSelf: 'This is your own address.',
+    toToken: 'This is a token contract: tokens sent to it are usually lost for good.',
+    sending: 'Sending',
+    to: 'To',
+    network: 'Network',
+    fee: 'Network fee',
+    estimating: 'Estimating the network fee',
+    insufficientGas: 'Not enough {symbol} to pay the network fee.',
+    insufficientTotal: 'Not enough {symbol} for this amount plus the network fee.',
+    feeFailed: 'The network fee could not be estimated: {reason}',
+    send: 'Send',
+    tryAgain: 'Try again',
+    confirmIn: 'Confirm in {wallet}',
+    confirmHint: 'Approve the transaction in your wallet. Nothing is sent until you do.',
+    rejected: 'You cancelled the transaction in your wallet. Nothing was sent.',
+    timedOut: 'Your wallet did not answer in time. Nothing was sent; you can try again.',
+    hash: 'Transaction hash',
+    copyHash: 'Copy transaction hash',
+    hashCopied: 'Transaction hash copied',
+    copyFailed: 'Could not copy the transaction hash',
+    explorer: 'View on the explorer',
+    pending: 'Pending',
+    confirmed: 'Confirmed',
+    failed: 'Failed on chain',
+    done: 'Done',
+    // issue 8: clear errors for open({ view: 'Send', arguments }) (our own, not in the spec)
+    badArgument: 'Invalid Send argument `{name}`: {reason}',
+    argumentReasons: {
+      assetAddress: 'expected a token contract address (0x… or CAIP-10) on one of the app networks',
+      amount: 'expected a positive decimal number such as 0.01',
+      to: 'expected an address or a name',
+      chainId: 'expected one of the app networks',
+      unknown: 'not one of assetAddress, amount, to, chainId',
+    },
+    assetNotHeld: 'This account holds no {token} on {network}.',
+    // Field errors, beside the field; the spec's own message sums them up (spec §5).
+    errors: {
+      amountRequired: 'Enter an amount greater than 0.',
+      amountDecimals: '{symbol} has at most {decimals} decimals.',
+      amountAboveBalance: 'Insufficient funds: the amount is more than your balance.',
+      receiverInvalid: 'Enter a valid address (0x followed by 40 hex digits) or a name.',
+      receiverChecksum: 'This address has a wrong checksum: check it for a typo.',
+    },
+  },
+  receive: {
+    qr: 'QR code of your address',
+    address: 'Your address',
+    copy: 'Copy address',
+    networks: 'Networks this address receives on',
+    warning: 'Send only assets on these networks to this address. Assets sent on another network may be lost.',
   },
   networks: { list: 'Networks', active: 'Active', testnet: 'Testnet', switching: 'Switching network' },
   unsupported: {

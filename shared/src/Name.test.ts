@@ -32,3 +32,15 @@ describe('defaultZone', () => {
     expect(Name.defaultZone).toBe('doorway.id')
   })
 })
+
+describe('isNameReference', () => {
+  test.each(['alice', 'alice.doorway.id', 'Bob-1.example', 'a-b-c'])('behavior: %s is a name to resolve', (value) => {
+    expect(Name.isNameReference(value)).toBe(true)
+  })
+  test.each(['abc', '0xname', '0x70997970C51812dc3A010C7d01b50e0d17dc79C', 'alice..id', 'alice.', 'ali ce', 'alice_1', '', 42])(
+    'error: %s is not',
+    (value) => {
+      expect(Name.isNameReference(value)).toBe(false)
+    },
+  )
+})

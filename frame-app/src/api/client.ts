@@ -32,6 +32,16 @@ const balance = S.object({
 })
 export type Balance = S.Infer<typeof balance>
 const balances = S.object({ balances: S.array(balance, 512) })
+const wei = S.string({ min: 1, max: 78, pattern: /^\d+$/ })
+// GET /v1/convert/gas-price: the node's price and two faster tiers, in wei per gas.
+const gasPrice = S.object({ standard: wei, fast: wei, instant: wei })
+// GET /v1/profile/account/{name}: addresses by coin type (SLIP-44, or ENSIP-11 for EVM chains).
+const profile = S.object({
+  name: S.string({ max: 256 }),
+  addresses: S.record(S.string({ pattern: /^\d{1,10}$/ }), S.object({ address: S.string({ max: 128 }) }), 64),
+  attributes: S.record(S.string({ max: 64 }), S.string({ max: 512 }), 16),
+})
+export type Profile = S.Infer<typeof profile>
 const analyticsConfig = S.object({ isAnalyticsEnabled: S.boolean })
 const link = S.union(S.string({ max: 512 }), S.literal(null))
 // spec §3 wallet listing (plus the image url and rank the catalogue adds).
@@ -86,6 +96,14 @@ export function create(options: create.Options) {
     balances(address: string, params: { chainId?: ChainId; forceUpdate?: boolean }, signal?: AbortSignal) {
       const query = { currency: Constants.priceCurrency, chainId: params.chainId, forceUpdate: params.forceUpdate || undefined }
       return http('GET', `/v1/account/${address}/balance`, balances, { query, signal }).then((r) => r.balances)
+    },
+    /** spec §7 GET /v1/convert/gas-price. */
+    gasPrice(chainId: ChainId, signal?: AbortSignal) {
+      return http('GET', '/v1/convert/gas-price', gasPrice, { query: { chainId }, signal })
+    },
+    /** spec §7 GET /v1/profile/account/{name}: the name's addresses and attributes (avatar). */
+    profile(name: string, signal?: AbortSignal) {
+      return http('GET', `/v1/profile/account/${encodeURIComponent(name)}`, profile, { query: { apiVersion: 2 }, signal })
     },
     /** spec §7 GET /getWallets: page, entries, chains, include, exclude, search. */
     wallets(params: { page: number; entries: number; chains?: string[]; include?: string[]; exclude?: string[]; search?: string }, signal?: AbortSignal) {

@@ -4,7 +4,7 @@
  */
 import { encode } from 'uqr'
 import { useEffect, useMemo } from 'react'
-import { WalletIcon } from '../../components/WalletIcon.js'
+import { WalletIcon } from './WalletIcon.js'
 
 /** Set when a QR is painted: `npm run bench` measures choosing WalletConnect to this mark. */
 export const qrVisibleMark = 'doorway:qr-visible'

@@ -10,7 +10,10 @@ export function ToastView() {
       {toast && (
         <div className="toast" data-variant={toast.variant} data-visible={visible}>
           {toast.variant === 'loading' ? <span className="spinner" aria-hidden="true" /> : <Icon name={toast.variant === 'success' ? 'check' : 'alert'} />}
-          <span>{toast.message}</span>
+          <span className="toast-text">
+            <span>{toast.message}</span>
+            {toast.detail && <span className="toast-detail">{toast.detail}</span>}
+          </span>
         </div>
       )}
     </div>

@@ -17,6 +17,8 @@ export type Connector = {
   info?: { rdns: string }
   /** For host wallets: the uuid the host announced, which its forwarded events carry. */
   hostUuid?: string
+  /** spec §3 account types: undefined is an EOA; smart accounts skip the gas check (spec §6). */
+  accountType?: 'eoa' | 'smartAccount'
   request(request: Protocol.RpcRequest): Promise<unknown>
   /** Ends the connection on the wallet's side too (a WalletConnect session); else EIP-2255 revoke. */
   disconnect?(): Promise<void>

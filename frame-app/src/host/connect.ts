@@ -21,6 +21,7 @@ import { restoreWalletConnectAtom, warmWalletConnectAtom } from '../state/wallet
 import { hostWalletsAtom } from '../state/wallets.js'
 import { loadEmailLogin, loadSocialLogin } from '../views/Connect/Connect.js'
 import { featureOf } from '../views/View.js'
+import * as SendArguments from '../state/sendArguments.js'
 import * as Requests from './requests.js'
 
 type Store = ReturnType<typeof createStore>
@@ -63,13 +64,14 @@ export async function connect(options: { store: Store; log: Logger.Logger; paren
         return null
       },
       request: Requests.create(store),
-      open({ view }) {
+      open({ view, arguments: args }) {
         const feature = view && featureOf(view)
         const config = store.get(configAtom)
         if (!config) throw Errors.notInitialized()
         if (feature && !config.features[feature]) throw Errors.featureOff(view, feature)
+        const route = view === 'Send' && args ? { view, prefill: SendArguments.parse(args, config.networks) } : view && { view }
         // Render synchronously: open() is on the click-to-visible path.
-        flushSync(() => store.set(openModalAtom, view && { view }))
+        flushSync(() => store.set(openModalAtom, route))
         return state()
       },
       close() {

@@ -12,7 +12,7 @@ import { apiAtom } from './api.js'
 import { configAtom, hostOriginAtom } from './config.js'
 import { accountAtom } from './connection.js'
 
-export type Event = 'MODAL_OPEN' | 'MODAL_CLOSE' | 'CONNECT_SUCCESS' | 'DISCONNECT_SUCCESS' | 'SWITCH_NETWORK'
+export type Event = 'MODAL_OPEN' | 'MODAL_CLOSE' | 'CONNECT_SUCCESS' | 'DISCONNECT_SUCCESS' | 'SWITCH_NETWORK' | 'SEND_SUCCESS' | 'SEND_ERROR'
 
 // Per store: the project's answer, asked at most once.
 const enabledAtom = atom(() => ({ answer: undefined as Promise<boolean> | undefined }))

@@ -53,6 +53,48 @@ describe('goBack', () => {
   })
 })
 
+describe('replaceFrom', () => {
+  const account: Route = { view: 'Account' }
+  const send: Route = { view: 'Send' }
+  const amount: Route = { view: 'SendAmount' }
+  const receiver: Route = { view: 'SendReceiver' }
+  const preview: Route = { view: 'SendPreview' }
+  const confirm: Route = { view: 'SendConfirm' }
+  const result: Route = { view: 'SendResult', hash: `0x${'ab'.repeat(32)}`, chainId: 'eip155:31337' }
+
+  test('behavior: everything from the first matching view on gives way to the route', () => {
+    expect(History.replaceFrom([account, send, amount, receiver, preview, confirm], 'Send', result)).toEqual([account, result])
+  })
+  test('behavior: from the first match when the view is in the history twice', () => {
+    expect(History.replaceFrom([account, send, amount, send, amount], 'Send', result)).toEqual([account, result])
+  })
+  test('behavior: the matching view at the top is replaced like replace()', () => {
+    expect(History.replaceFrom([account, send, amount], 'SendAmount', receiver)).toEqual([account, send, receiver])
+  })
+  test('behavior: the matching view at the bottom replaces the whole history', () => {
+    expect(History.replaceFrom([send, amount, preview], 'Send', send)).toEqual([send])
+  })
+  test.each<[string, Route[]]>([
+    ['the view is not in the history', [account, networks]],
+    ['the history is empty', []],
+  ])('behavior: the whole history is replaced when %s', (_, history) => {
+    expect(History.replaceFrom(history, 'Send', result)).toEqual([result])
+  })
+  test('behavior: going back afterwards leaves the flow', () => {
+    const ended = History.replaceFrom([account, send, amount, receiver, preview, confirm], 'Send', result)
+    expect(History.goBack(ended)).toEqual({ history: [account], close: false })
+  })
+  test('behavior: going back when the flow was the whole history closes the modal', () => {
+    const ended = History.replaceFrom([send, amount, preview, confirm], 'Send', result)
+    expect(History.goBack(ended)).toEqual({ history: [result], close: true })
+  })
+  test('behavior: does not change the history it was given', () => {
+    const history = [account, send, amount]
+    History.replaceFrom(history, 'Send', result)
+    expect(history).toEqual([account, send, amount])
+  })
+})
+
 describe('opening', () => {
   test.each<[string, Parameters<typeof History.opening>[0], Route['view']]>([
     ['rule 1, desktop: basic and disconnected', { basic: true, connected: false, mobile: false }, 'ConnectingWalletConnectBasic'],

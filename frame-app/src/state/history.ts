@@ -27,6 +27,15 @@ export function goBack(history: History): { history: History; close: boolean } {
   return { history: history.slice(0, -1), close: false }
 }
 
+/**
+ * Ends a flow: everything from the first `view` on gives way to `route` (the whole history when the
+ * flow is not in it). Going back from `route` then leaves the flow, e.g. from a send's result to Account.
+ */
+export function replaceFrom(history: History, view: Route['view'], route: Route): History {
+  const start = history.findIndex((r) => r.view === view)
+  return [...history.slice(0, Math.max(start, 0)), route]
+}
+
 export function current(history: History): Route | undefined {
   return history[history.length - 1]
 }

@@ -23,6 +23,12 @@ export const resetAtom = atom(null, (_get, set, route: Route) => {
   set(historyAtom, History.reset(route))
 })
 
+/** Ends the flow that starts at `view` with `route` (History.replaceFrom). */
+export const replaceFromAtom = atom(null, (get, set, view: Route['view'], route: Route) => {
+  set(directionAtom, 'forward')
+  set(historyAtom, History.replaceFrom(get(historyAtom), view, route))
+})
+
 /** Returns true when going back means closing the modal (spec §2); the caller then closes. */
 export const popAtom = atom(null, (get, set) => {
   const { history, close } = History.goBack(get(historyAtom))

@@ -1,7 +1,9 @@
 /**
  * Typed routes: every view of spec §2 with its own arguments. No catch-all data bag.
  */
+import type { ChainId } from '@doorway/shared/Caip'
 import type { ViewName } from '@doorway/shared/Protocol'
+import type { Prefill } from './sendArguments.js'
 
 export type Route =
   | { view: 'Connect' }
@@ -18,7 +20,13 @@ export type Route =
   | { view: 'RegisterAccountName' }
   | { view: 'RegisterAccountNameSuccess'; name: string }
   | { view: 'Networks' }
-  | { view: 'Send' }
+  /** The send flow starts by choosing a token, unless `open()` gave one (state/sendArguments.ts). */
+  | { view: 'Send'; prefill?: Prefill }
+  | { view: 'SendAmount' }
+  | { view: 'SendReceiver' }
+  | { view: 'SendPreview' }
+  | { view: 'SendConfirm' }
+  | { view: 'SendResult'; hash: `0x${string}`; chainId: ChainId }
   | { view: 'Receive' }
   | { view: 'Swap' }
   | { view: 'OnRamp' }

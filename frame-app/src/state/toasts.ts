@@ -6,9 +6,12 @@ import * as Constants from '@doorway/shared/Constants'
 import * as Ids from '@doorway/shared/Ids'
 import { atom } from 'jotai'
 
-export type Toast = { id: string; variant: 'loading' | 'success' | 'error'; message: string }
+/** `info` is calm news (e.g. a request the person declined); `detail` is a second, smaller line. */
+export type Toast = { id: string; variant: 'loading' | 'success' | 'info' | 'error'; message: string; detail?: string | undefined }
 
 export const toastVisibleMs = 2_500
+// A toast with details takes longer to read.
+const detailVisibleMs = 6_000
 
 /** The toast on screen (or leaving it) and whether it is shown. */
 export const toastAtom = atom<{ toast: Toast | null; visible: boolean }>({ toast: null, visible: false })
@@ -23,7 +26,7 @@ export const showToastAtom = atom(null, (get, set, input: Omit<Toast, 'id'>) => 
   const toast = { ...input, id: Ids.random() }
   const show = () => {
     set(toastAtom, { toast, visible: true })
-    if (toast.variant !== 'loading') timers.hide = setTimeout(() => set(hideToastAtom), toastVisibleMs)
+    if (toast.variant !== 'loading') timers.hide = setTimeout(() => set(hideToastAtom), toast.detail ? detailVisibleMs : toastVisibleMs)
   }
   const { toast: previous, visible } = get(toastAtom)
   if (!previous || !visible) return show()

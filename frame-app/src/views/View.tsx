@@ -23,6 +23,10 @@ type Definition<V extends Route['view']> = {
 const later = (text: string) => () => <Placeholder>{text}</Placeholder>
 
 const loadWalletConnectViews = () => import('./ConnectingWalletConnect/ConnectingWalletConnect.js')
+// The Send flow's steps are one chunk (viem's encoder among them).
+const loadSendViews = () => import('./Send/index.js')
+const sendStep = <K extends keyof Awaited<ReturnType<typeof loadSendViews>>>(name: K) =>
+  lazy(() => loadSendViews().then((m) => ({ default: m[name] })))
 
 export const views: { [V in Route['view']]: Definition<V> } = {
   Connect: { component: Connect },
@@ -40,7 +44,12 @@ export const views: { [V in Route['view']]: Definition<V> } = {
   UnsupportedChain: { component: UnsupportedChain },
   RegisterAccountName: { component: later(ui.later.names) },
   RegisterAccountNameSuccess: { component: ({ route }) => <Placeholder>{`${ui.later.names} (${route.name})`}</Placeholder> },
-  Send: { component: lazy(() => import('./Send/Send.js')), feature: 'send' },
+  Send: { component: sendStep('Send'), feature: 'send' },
+  SendAmount: { component: sendStep('SendAmount'), feature: 'send' },
+  SendReceiver: { component: sendStep('SendReceiver'), feature: 'send' },
+  SendPreview: { component: sendStep('SendPreview'), feature: 'send' },
+  SendConfirm: { component: sendStep('SendConfirm'), feature: 'send' },
+  SendResult: { component: sendStep('SendResult'), feature: 'send' },
   Receive: { component: lazy(() => import('./Receive/Receive.js')), feature: 'receive' },
   Swap: { component: lazy(() => import('./Swap/Swap.js')), feature: 'swaps' },
   OnRamp: { component: lazy(() => import('./OnRamp/OnRamp.js')), feature: 'onramp' },

@@ -1,5 +1,6 @@
 import * as Address from '@doorway/shared/Address'
 import { ui } from '@doorway/shared/Messages'
+import type * as Protocol from '@doorway/shared/Protocol'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { loadable } from 'jotai/utils'
 import { lazy, Suspense, useState } from 'react'
@@ -40,6 +41,7 @@ export function Account() {
           </button>
         </>
       )}
+      {account && <Actions features={config.features} />}
       {config.enableNetworkSwitch && (
         <button type="button" className="list-button" onClick={() => push({ view: 'Networks' })}>
           <span>{ui.account.network}</span>
@@ -93,6 +95,25 @@ function Identity({ address, imageUrl }: { address: string; imageUrl?: string | 
         {balance.state === 'loading' ? <span className="spinner" aria-hidden="true" /> : (text ?? ui.account.balanceUnavailable)}
       </p>
     </div>
+  )
+}
+
+// The view each wallet feature of walletFeaturesOrder opens (spec §1).
+const featureViews = { onramp: 'OnRamp', swaps: 'Swap', receive: 'Receive', send: 'Send' } as const
+
+/** The wallet features in walletFeaturesOrder, each only when its feature is on. */
+function Actions({ features }: { features: Protocol.Features }) {
+  const push = useSetAtom(pushAtom)
+  const shown = features.walletFeaturesOrder.filter((feature) => features[feature])
+  if (!shown.length) return null
+  return (
+    <nav className="actions" aria-label={ui.account.actions}>
+      {shown.map((feature) => (
+        <button key={feature} type="button" className="secondary-button" onClick={() => push({ view: featureViews[feature] })}>
+          {ui.account.features[feature]}
+        </button>
+      ))}
+    </nav>
   )
 }
 

@@ -25,7 +25,7 @@ import {
 } from '../../state/walletConnect.js'
 import * as Links from './links.js'
 import { CatalogueWallets } from '../Connect/CatalogueWallets.js'
-import { QrCode } from './QrCode.js'
+import { QrCode } from '../../components/QrCode.js'
 
 export default function ConnectingWalletConnect({ route }: { route: RouteOf<'ConnectingWalletConnect'> }) {
   const chosen = useAtomValue(chosenWalletAtom)

@@ -1,7 +1,50 @@
-// A lazy chunk: loaded only when features.receive is on (spec §1).
+/**
+ * Receive (issue 8): the connected address as a QR code and in full, copy with a toast, and the
+ * networks on which it receives: the dapp's networks of the same namespace. A lazy chunk, loaded
+ * only when features.receive is on (spec §1).
+ */
+import * as Caip from '@doorway/shared/Caip'
 import { ui } from '@doorway/shared/Messages'
+import { useAtomValue, useSetAtom } from 'jotai'
 import { Placeholder } from '../../components/Placeholder.js'
+import { QrCode } from '../../components/QrCode.js'
+import { configAtom } from '../../state/config.js'
+import { accountAtom } from '../../state/connection.js'
+import { showToastAtom } from '../../state/toasts.js'
 
 export default function Receive() {
-  return <Placeholder>{ui.later.receive}</Placeholder>
+  const account = useAtomValue(accountAtom)
+  const config = useAtomValue(configAtom)!
+  const toast = useSetAtom(showToastAtom)
+  if (!account) return <Placeholder>{ui.account.notConnected}</Placeholder>
+  const namespace = Caip.parseChainId(account.chainId).namespace
+  const networks = config.networks.filter((n) => Caip.parseChainId(n.caipNetworkId).namespace === namespace)
+  const copy = () =>
+    navigator.clipboard.writeText(account.address).then(
+      () => toast({ variant: 'success', message: ui.account.copied }),
+      () => toast({ variant: 'error', message: ui.account.copyFailed }),
+    )
+  return (
+    <div className="stack">
+      <QrCode value={account.address} label={ui.receive.qr} logo={account.connector.imageUrl} />
+      <p className="address center" aria-label={ui.receive.address}>
+        {account.address}
+      </p>
+      <button type="button" className="secondary-button" onClick={copy}>
+        {ui.receive.copy}
+      </button>
+      <section className="stack" aria-label={ui.receive.networks}>
+        <ul className="chips">
+          {networks.map((n) => (
+            <li key={n.caipNetworkId} className="badge">
+              {n.name}
+            </li>
+          ))}
+        </ul>
+        <p className="warning" role="note">
+          {ui.receive.warning}
+        </p>
+      </section>
+    </div>
+  )
 }

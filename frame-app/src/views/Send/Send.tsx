@@ -1,7 +1,109 @@
-// A lazy chunk: loaded only when features.send is on (spec §1).
-import { ui } from '@doorway/shared/Messages'
+/**
+ * The Send flow's first step (issue 8): choose a token, from the account's balances (spec §3, §9).
+ * When `open({ view: 'Send', arguments })` gave the token and more, it prepares the form from them,
+ * switching the wallet's network first when asked, and moves on to the first step still open.
+ */
+import * as Errors from '@doorway/shared/Errors'
+import * as Format from '@doorway/shared/Format'
+import { format, ui } from '@doorway/shared/Messages'
+import { useAtomValue, useSetAtom, useStore } from 'jotai'
+import { useEffect, useState } from 'react'
+import type { Balance } from '../../api/client.js'
+import { BalancesUnavailable } from '../../components/BalancesUnavailable.js'
 import { Placeholder } from '../../components/Placeholder.js'
+import { TokenRow } from '../../components/TokenRow.js'
+import { configAtom } from '../../state/config.js'
+import { accountAtom } from '../../state/connection.js'
+import { switchNetworkAtom } from '../../state/network.js'
+import { pushAtom } from '../../state/router.js'
+import type { RouteOf } from '../../state/routes.js'
+import { chooseTokenAtom, draftAtom, sendAtom, setAmountAtom, setReceiverAtom } from '../../state/send.js'
+import type { Prefill } from '../../state/sendArguments.js'
+import * as Rules from '../../state/sendRules.js'
+import { loadTokensAtom, tokensAtom } from '../../state/tokens.js'
 
-export default function Send() {
-  return <Placeholder>{ui.later.send}</Placeholder>
+export function Send({ route }: { route: RouteOf<'Send'> }) {
+  const account = useAtomValue(accountAtom)
+  const tokens = useAtomValue(tokensAtom)
+  const { tokenBalances } = useAtomValue(sendAtom)
+  const load = useSetAtom(loadTokensAtom)
+  const choose = useSetAtom(chooseTokenAtom)
+  const push = useSetAtom(pushAtom)
+  const prefill = usePrefill(route.prefill)
+  useEffect(() => void load(), [account?.address, account?.chainId, load])
+
+  if (!account) return <Placeholder>{ui.account.notConnected}</Placeholder>
+  if (prefill.state === 'working')
+    return <span className="spinner" role="progressbar" aria-label={prefill.switching ?? ui.send.preparing} />
+  if (tokens.status === 'error') return <BalancesUnavailable />
+  if (tokens.status !== 'ready') return <span className="spinner" role="progressbar" aria-label={ui.modal.loading} />
+  const pick = (token: Balance) => {
+    choose(token)
+    push({ view: 'SendAmount' })
+  }
+  return (
+    <div className="stack">
+      {prefill.state === 'failed' && (
+        <p className="error" role="alert">
+          {prefill.message}
+        </p>
+      )}
+      {tokenBalances.length === 0 ? (
+        <p className="placeholder">{ui.send.noTokens}</p>
+      ) : (
+        <ul className="list" aria-label={ui.send.tokens}>
+          {tokenBalances.map((token) => (
+            <li key={token.address ?? token.symbol}>
+              <button type="button" className="list-button token-button" onClick={() => pick(token)}>
+                <TokenRow token={token} />
+                <span className="muted">{token.value === undefined ? '' : Format.formatMoney(token.value)}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}
+
+type PrefillState = { state: 'idle' | 'done' } | { state: 'working'; switching?: string } | { state: 'failed'; message: string }
+
+/** Applies open()'s arguments once: network, token, amount and receiver, then the next open step. */
+function usePrefill(prefill: Prefill | undefined): PrefillState {
+  const store = useStore()
+  const account = useAtomValue(accountAtom)
+  const tokens = useAtomValue(tokensAtom)
+  const config = useAtomValue(configAtom)
+  const [state, setState] = useState<PrefillState>(prefill ? { state: 'working' } : { state: 'idle' })
+  useEffect(() => {
+    if (!prefill || state.state !== 'working' || !account) return
+    const network = config?.networks.find((n) => n.caipNetworkId === prefill.chainId)
+    if (network && account.chainId !== network.caipNetworkId) {
+      if (state.switching) return
+      setState({ state: 'working', switching: format(ui.unsupported.switchTo, { network: network.name }) })
+      store.set(switchNetworkAtom, network).catch((error: Errors.DoorwayError) => setState({ state: 'failed', message: error.message }))
+      return
+    }
+    if (tokens.status === 'error') return setState({ state: 'failed', message: ui.tokens.unavailable })
+    // Balances of this chain (after a switch, the last chain's may still be on screen for a moment).
+    if (tokens.status !== 'ready' || tokens.balances[0]?.chainId !== account.chainId) return
+    const token = store.get(sendAtom).tokenBalances.find((t) =>
+      prefill.asset === 'native' ? Rules.isNative(t) : !Rules.isNative(t) && Rules.contractOf(t).toLowerCase() === prefill.asset.toLowerCase(),
+    )
+    const where = config?.networks.find((n) => n.caipNetworkId === account.chainId)?.name ?? account.chainId
+    if (!token) return setState({ state: 'failed', message: format(ui.send.assetNotHeld, { token: prefill.asset === 'native' ? where : prefill.asset, network: where }) })
+    setState({ state: 'done' })
+    store.set(chooseTokenAtom, token)
+    store.set(draftAtom, { amount: prefill.amount ?? '', receiver: prefill.to ?? '' })
+    const amount = prefill.amount === undefined ? undefined : Rules.checkAmount(prefill.amount, token)
+    const receiver = prefill.to === undefined ? undefined : Rules.parseReceiver(prefill.to)
+    store.set(pushAtom, { view: 'SendAmount' })
+    if (!amount || 'error' in amount) return
+    store.set(setAmountAtom, amount.amount)
+    store.set(pushAtom, { view: 'SendReceiver' })
+    if (receiver?.kind !== 'address') return
+    store.set(setReceiverAtom, { address: receiver.address })
+    store.set(pushAtom, { view: 'SendPreview' })
+  }, [prefill, state, account, tokens.status, config, store])
+  return state
 }

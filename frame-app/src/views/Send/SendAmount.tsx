@@ -1,0 +1,77 @@
+/** The Send flow's amount step: the token's balance, Max, and the value in US dollars (spec §9 decimals). */
+import * as Format from '@doorway/shared/Format'
+import { format, ui } from '@doorway/shared/Messages'
+import { useAtom, useAtomValue, useSetAtom } from 'jotai'
+import { useState } from 'react'
+import { TokenRow } from '../../components/TokenRow.js'
+import { shakeModalAtom } from '../../state/modal.js'
+import { pushAtom } from '../../state/router.js'
+import { draftAtom, maxAmountAtom, sendAtom, setAmountAtom } from '../../state/send.js'
+import * as Rules from '../../state/sendRules.js'
+import { Field, InvalidSend } from './Field.js'
+import { useSendStep } from './useSendStep.js'
+
+export function SendAmount() {
+  const { token } = useAtomValue(sendAtom)
+  const [draft, setDraft] = useAtom(draftAtom)
+  const setAmount = useSetAtom(setAmountAtom)
+  const max = useSetAtom(maxAmountAtom)
+  const push = useSetAtom(pushAtom)
+  const shake = useSetAtom(shakeModalAtom)
+  const [error, setError] = useState<string>()
+  const [maxing, setMaxing] = useState(false)
+  useSendStep(!!token)
+  if (!token) return null
+
+  const checked = Rules.checkAmount(draft.amount, token)
+  const usd = 'error' in checked ? undefined : Number(checked.amount) * token.price
+  const messageOf = (key: Rules.AmountError) => format(ui.send.errors[key], { symbol: token.symbol, decimals: token.quantity.decimals })
+  const type = (amount: string) => {
+    setDraft((d) => ({ ...d, amount }))
+    setError(undefined)
+  }
+  const fillMax = () => {
+    setMaxing(true)
+    max().then(
+      (amount) => amount !== undefined && type(amount),
+      (e: Error) => setError(e.message),
+    ).finally(() => setMaxing(false))
+  }
+  const next = () => {
+    if ('error' in checked) {
+      setError(messageOf(checked.error))
+      return shake()
+    }
+    setAmount(checked.amount)
+    push({ view: 'SendReceiver' })
+  }
+  return (
+    <form className="stack" onSubmit={(event) => (event.preventDefault(), next())} noValidate>
+      <div className="token-row">
+        <TokenRow token={token} />
+      </div>
+      <Field
+        label={`${ui.send.amount} (${token.symbol})`}
+        value={draft.amount}
+        onChange={type}
+        inputMode="decimal"
+        error={error}
+        hint={
+          <>
+            <span aria-label={ui.send.inUsd}>{usd === undefined ? Format.formatMoney(0) : Format.formatMoney(usd)}</span>
+            {' · '}
+            {format(ui.send.balance, { amount: `${Format.formatQuantity(token.quantity.numeric)} ${token.symbol}` })}
+          </>
+        }
+      >
+        <button type="button" className="secondary-button" onClick={fillMax} disabled={maxing} title={Rules.isNative(token) ? ui.send.maxHint : undefined}>
+          {maxing ? <span className="spinner" role="progressbar" aria-label={ui.send.estimating} /> : ui.send.max}
+        </button>
+      </Field>
+      <button type="submit" className="primary-button">
+        {ui.send.continue}
+      </button>
+      <InvalidSend shown={!!error} />
+    </form>
+  )
+}

@@ -1,0 +1,117 @@
+/**
+ * The Send flow's preview: what goes where, and the network fee from the api's gas price and a real
+ * eth_estimateGas, in the native token and in US dollars. The spec §5 gas check blocks the send with
+ * a clear message. Send asks the wallet once: the button is off while a request is out.
+ */
+import * as Format from '@doorway/shared/Format'
+import { format, ui } from '@doorway/shared/Messages'
+import { useAtomValue, useSetAtom, useStore } from 'jotai'
+import { useEffect, useState } from 'react'
+import { accountAtom } from '../../state/connection.js'
+import { activeNetworkAtom } from '../../state/network.js'
+import { popAtom, pushAtom, routeAtom } from '../../state/router.js'
+import { estimateAtom, estimateFeeAtom, insufficientGasAtom, sendAtom, sendErrorAtom, sendTokenAtom } from '../../state/send.js'
+import * as Rules from '../../state/sendRules.js'
+import { ReceiverCard } from './SendReceiver.js'
+import { useSendStep } from './useSendStep.js'
+
+export function SendPreview() {
+  const store = useStore()
+  const send = useAtomValue(sendAtom)
+  const account = useAtomValue(accountAtom)
+  const network = useAtomValue(activeNetworkAtom)
+  const estimate = useAtomValue(estimateAtom)
+  const insufficient = useAtomValue(insufficientGasAtom)
+  const sendError = useAtomValue(sendErrorAtom)
+  const estimateFee = useSetAtom(estimateFeeAtom)
+  const [thrown, setThrown] = useState<string>()
+  const { token, sendTokenAmount: amount, receiverAddress } = send
+  useSendStep(!!token && !!amount && !!receiverAddress)
+  useEffect(() => {
+    if (estimate.status === 'idle') void estimateFee()
+  }, [estimate.status, estimateFee])
+  if (!token || !amount || !receiverAddress || !account) return null
+
+  const native = send.tokenBalances.find(Rules.isNative)
+  const symbol = native?.symbol ?? network?.nativeCurrency.symbol ?? ''
+  const fee = estimate.status === 'ready' && send.gasPrice !== undefined ? estimate.gas * send.gasPrice : undefined
+  const warnings = Rules.receiverWarnings(receiverAddress, { from: account.address, tokens: send.tokenBalances })
+  const ready = estimate.status === 'ready' && !insufficient && !send.loading
+
+  const submit = async () => {
+    if (!ready) return
+    setThrown(undefined)
+    store.set(pushAtom, { view: 'SendConfirm' })
+    const leaveConfirm = () => store.get(routeAtom).view === 'SendConfirm' && store.set(popAtom)
+    try {
+      const outcome = await store.set(sendTokenAtom)
+      if (outcome.status === 'timedOut') leaveConfirm()
+    } catch (error) {
+      leaveConfirm()
+      setThrown((error as Error).message)
+    }
+  }
+  return (
+    <div className="stack">
+      <div className="preview-amount">
+        <img src={token.iconUrl} alt="" width={40} height={40} />
+        <strong>{`${Format.formatQuantity(amount)} ${token.symbol}`}</strong>
+        <span className="muted">{Format.formatMoney(Number(amount) * token.price)}</span>
+      </div>
+      <dl className="details">
+        <dt>{ui.send.to}</dt>
+        <dd className="wide">
+          <ReceiverCard receiver={{ address: receiverAddress, name: send.receiverProfileName, imageUrl: send.receiverProfileImageUrl }} />
+        </dd>
+        <dt>{ui.send.network}</dt>
+        <dd>{network?.name}</dd>
+        <dt>{ui.send.fee}</dt>
+        <dd aria-busy={estimate.status === 'loading'}>
+          {estimate.status === 'loading' && <span className="spinner" role="progressbar" aria-label={ui.send.estimating} />}
+          {fee !== undefined && (
+            <>
+              {`${atLeast(fee, Number(native?.quantity.decimals ?? 18))} ${symbol}`}
+              <span className="muted">{` ${money(send.gasPriceInUSD ?? 0)}`}</span>
+            </>
+          )}
+        </dd>
+      </dl>
+      {warnings.map((warning) => (
+        <p key={warning} className="warning" role="note">
+          {ui.send[warning]}
+        </p>
+      ))}
+      {estimate.status === 'error' && (
+        <div className="stack" role="alert">
+          <p className="error">{estimate.message}</p>
+          <button type="button" className="secondary-button" onClick={() => void estimateFee()}>
+            {ui.send.tryAgain}
+          </button>
+        </div>
+      )}
+      {insufficient && (
+        <p className="error" role="alert">
+          {format(ui.send[insufficient], { symbol })}
+        </p>
+      )}
+      {(sendError ?? thrown) && (
+        <p className="error" role="alert">
+          {sendError ?? thrown}
+        </p>
+      )}
+      <button type="button" className="primary-button" disabled={!ready} onClick={() => void submit()}>
+        {ui.send.send}
+      </button>
+    </div>
+  )
+}
+
+/** spec §9 quantities show 3 decimals; a fee too small for them says so instead of '0.000'. */
+function atLeast(value: bigint, decimals: number) {
+  const text = Format.formatQuantity(Format.formatUnits(value, decimals))
+  return value > 0n && /^0\.0+$/.test(text) ? `< ${Format.formatQuantity('0.001')}` : text
+}
+
+function money(usd: number) {
+  return usd > 0 && usd < 0.01 ? `< ${Format.formatMoney(0.01)}` : Format.formatMoney(usd)
+}

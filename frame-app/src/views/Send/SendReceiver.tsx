@@ -1,0 +1,108 @@
+/**
+ * The Send flow's receiver step: an EVM address (spec §5), shown with its EIP-55 checksum, or a name
+ * resolved through the api (spec §7 /v1/profile/account/{name}), shown with its address and avatar
+ * before anything is sent. Sending to yourself or to a token contract warns.
+ */
+import * as Address from '@doorway/shared/Address'
+import { format, ui } from '@doorway/shared/Messages'
+import { useAtom, useAtomValue, useSetAtom } from 'jotai'
+import { useEffect, useState } from 'react'
+import { accountAtom } from '../../state/connection.js'
+import { shakeModalAtom } from '../../state/modal.js'
+import { pushAtom } from '../../state/router.js'
+import { draftAtom, resolveNameAtom, sendAtom, setReceiverAtom } from '../../state/send.js'
+import * as Rules from '../../state/sendRules.js'
+import { Field, InvalidSend } from './Field.js'
+import { useSendStep } from './useSendStep.js'
+
+type Resolved = { address: string; name?: string; imageUrl?: string | undefined }
+type Lookup = { state: 'idle' } | { state: 'resolving'; name: string } | { state: 'resolved'; name: string; profile: Resolved } | { state: 'failed'; name: string; message: string }
+
+// How long typing must pause before a name is looked up (our choice, like the wallet search's §9 delay).
+const lookupDelayMs = 300
+
+export function SendReceiver() {
+  const account = useAtomValue(accountAtom)
+  const send = useAtomValue(sendAtom)
+  const [draft, setDraft] = useAtom(draftAtom)
+  const setReceiver = useSetAtom(setReceiverAtom)
+  const push = useSetAtom(pushAtom)
+  const shake = useSetAtom(shakeModalAtom)
+  const [error, setError] = useState<string>()
+  const receiver = Rules.parseReceiver(draft.receiver)
+  const lookup = useLookup(receiver.kind === 'name' ? receiver.name : undefined)
+  useSendStep(!!send.token && !!send.sendTokenAmount)
+  if (!account || !send.token) return null
+
+  const target: Resolved | undefined =
+    receiver.kind === 'address' ? { address: receiver.address } : lookup.state === 'resolved' && receiver.kind === 'name' ? lookup.profile : undefined
+  const warnings = target ? Rules.receiverWarnings(target.address, { from: account.address, tokens: send.tokenBalances }) : []
+  const type = (text: string) => {
+    setDraft((d) => ({ ...d, receiver: text }))
+    setError(undefined)
+  }
+  const next = () => {
+    if (!target) {
+      setError(
+        receiver.kind === 'invalid' ? ui.send.errors[receiver.error] : lookup.state === 'failed' ? lookup.message : ui.send.errors.receiverInvalid,
+      )
+      return shake()
+    }
+    setReceiver(target)
+    push({ view: 'SendPreview' })
+  }
+  const shownError = error ?? (receiver.kind === 'invalid' && receiver.error === 'receiverChecksum' ? ui.send.errors.receiverChecksum : undefined) ?? (lookup.state === 'failed' ? lookup.message : undefined)
+  return (
+    <form className="stack" onSubmit={(event) => (event.preventDefault(), next())} noValidate>
+      <Field label={ui.send.receiver} value={draft.receiver} onChange={type} error={shownError} hint={ui.send.receiverHint} />
+      {lookup.state === 'resolving' && <span className="spinner" role="progressbar" aria-label={format(ui.send.resolving, { name: lookup.name })} />}
+      {target && <ReceiverCard receiver={target} />}
+      {warnings.map((warning) => (
+        <p key={warning} className="warning" role="note">
+          {ui.send[warning]}
+        </p>
+      ))}
+      <button type="submit" className="primary-button">
+        {ui.send.continue}
+      </button>
+      <InvalidSend shown={!!error} />
+    </form>
+  )
+}
+
+/** Who receives: the name and avatar when a name was given, and always the full checksummed address. */
+export function ReceiverCard({ receiver }: { receiver: Resolved }) {
+  return (
+    <div className="receiver" aria-label={ui.send.to} role="group">
+      {receiver.imageUrl ? <img src={receiver.imageUrl} alt="" width={40} height={40} /> : <span className="receiver-avatar" aria-hidden="true" />}
+      <span className="receiver-text">
+        {receiver.name && <strong>{receiver.name}</strong>}
+        <span className="address" title={receiver.address}>
+          {receiver.name ? Address.truncate(receiver.address) : receiver.address}
+        </span>
+      </span>
+    </div>
+  )
+}
+
+/** Resolves a name once typing pauses; a newer name cancels the older lookup. */
+function useLookup(name: string | undefined): Lookup {
+  const resolve = useSetAtom(resolveNameAtom)
+  const [lookup, setLookup] = useState<Lookup>({ state: 'idle' })
+  useEffect(() => {
+    if (!name) return setLookup({ state: 'idle' })
+    setLookup({ state: 'resolving', name })
+    const controller = new AbortController()
+    const timer = setTimeout(() => {
+      resolve(name, controller.signal).then(
+        (profile) => setLookup({ state: 'resolved', name, profile }),
+        (error: Error) => !controller.signal.aborted && setLookup({ state: 'failed', name, message: error.message }),
+      )
+    }, lookupDelayMs)
+    return () => {
+      clearTimeout(timer)
+      controller.abort()
+    }
+  }, [name, resolve])
+  return lookup.state !== 'idle' && lookup.name !== name ? { state: 'idle' } : lookup
+}

@@ -1,0 +1,48 @@
+/**
+ * A submitted transaction: its hash, a link to the network's explorer when the dapp configured one,
+ * and pending → confirmed (or failed) as its receipt tells (state/send.ts trackTransactionAtom).
+ */
+import * as Address from '@doorway/shared/Address'
+import { ui } from '@doorway/shared/Messages'
+import { useAtomValue, useSetAtom } from 'jotai'
+import { Icon } from '../../components/Icon.js'
+import { IconButton } from '../../components/IconButton.js'
+import { configAtom } from '../../state/config.js'
+import { goBackAtom } from '../../state/modal.js'
+import type { RouteOf } from '../../state/routes.js'
+import { transactionsAtom } from '../../state/send.js'
+import { showToastAtom } from '../../state/toasts.js'
+
+export function SendResult({ route }: { route: RouteOf<'SendResult'> }) {
+  const status = useAtomValue(transactionsAtom)[route.hash] ?? 'pending'
+  const network = useAtomValue(configAtom)?.networks.find((n) => n.caipNetworkId === route.chainId)
+  const toast = useSetAtom(showToastAtom)
+  const done = useSetAtom(goBackAtom)
+  const copy = () =>
+    navigator.clipboard.writeText(route.hash).then(
+      () => toast({ variant: 'success', message: ui.send.hashCopied }),
+      () => toast({ variant: 'error', message: ui.send.copyFailed }),
+    )
+  return (
+    <div className="stack center">
+      <div className="result-status" role="status" data-status={status}>
+        {status === 'pending' ? <span className="spinner" aria-hidden="true" /> : <Icon name={status === 'confirmed' ? 'check' : 'alert'} />}
+        <h2>{ui.send[status]}</h2>
+      </div>
+      <div className="identity-address">
+        <span aria-label={ui.send.hash} title={route.hash}>
+          {Address.truncate(route.hash, { start: 6, end: 6 })}
+        </span>
+        <IconButton label={ui.send.copyHash} icon="copy" onClick={copy} />
+      </div>
+      {network?.explorerUrl && (
+        <a className="secondary-button" href={`${network.explorerUrl.replace(/\/$/, '')}/tx/${route.hash}`} target="_blank" rel="noopener noreferrer">
+          {ui.send.explorer}
+        </a>
+      )}
+      <button type="button" className="primary-button" onClick={done}>
+        {ui.send.done}
+      </button>
+    </div>
+  )
+}
