@@ -129,3 +129,13 @@ export async function rpc<T>(url: string, method: string, params: unknown[] = []
   if (error) throw new Error(error.message)
   return result
 }
+
+/** axe on the modal's dialog inside its cross-origin frame: no serious or critical violation. */
+export async function expectAccessible(page: Page) {
+  const { AxeBuilder } = await import('@axe-core/playwright')
+  const results = await new AxeBuilder({ page }).include(['iframe[title="Doorway wallet"]', '[role="dialog"]']).analyze()
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([])
+  // The frame was really analysed (not skipped as unreachable).
+  expect(results.passes.length).toBeGreaterThan(0)
+}

@@ -207,3 +207,29 @@ test.describe('on a phone', () => {
     await expect(demoValue(page, 'Address')).toHaveText(walletAccount)
   })
 })
+
+test('behavior: an ERC-20 send from the modal goes through the WalletConnect session and is mined', async ({ page }) => {
+  const { readManifest } = await import('../devnet/src/tokens.js')
+  const dusd = readManifest()!.tokens['eip155:31337']!.find((t) => t.symbol === 'DUSD')!.address
+  const receiver = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+  const balanceOf = async (address: string) =>
+    BigInt(await rpc<Hex>(chains[0]!.rpcUrl, 'eth_call', [{ to: dusd, data: `0x70a08231${address.slice(2).toLowerCase().padStart(64, '0')}` }, 'latest']))
+  const [from, to] = [await balanceOf(walletAccount), await balanceOf(receiver)]
+  await ready(page)
+  await connectByQr(page)
+  const frame = modalFrame(page)
+  await frame.getByRole('navigation', { name: 'Wallet actions' }).getByRole('button', { name: 'Send' }).click()
+  await frame.getByRole('list', { name: 'Tokens you can send' }).getByRole('button', { name: /Doorway USD\b/ }).click()
+  await frame.getByLabel(/^Amount/).fill('2')
+  await frame.getByRole('button', { name: 'Continue' }).click()
+  await frame.getByLabel('Address or name').fill(receiver)
+  await frame.getByRole('button', { name: 'Continue' }).click()
+  // The fee estimate and the token simulation are reads over the session's RPC map (the dapp's anvil).
+  await frame.getByRole('button', { name: 'Send', exact: true }).click()
+  await expect(frame.getByRole('status').filter({ hasText: 'Confirmed' })).toBeVisible()
+  const hash = (await frame.getByLabel('Transaction hash', { exact: true }).getAttribute('title')) as Hex
+  expect(await rpc<{ status: string }>(chains[0]!.rpcUrl, 'eth_getTransactionReceipt', [hash])).toMatchObject({ status: '0x1' })
+  expect(await balanceOf(receiver)).toBe(to + 2_000_000n)
+  expect(await balanceOf(walletAccount)).toBe(from - 2_000_000n)
+  expect(wallet.requests().filter((r) => r.method === 'eth_sendTransaction')).toHaveLength(1)
+})

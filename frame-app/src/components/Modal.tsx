@@ -9,7 +9,7 @@ import { type CSSProperties, Suspense, useEffect, useId, useLayoutEffect, useRef
 import { configAtom } from '../state/config.js'
 import { closeModalAtom, loadingAtom, openAtom, shakeAtom } from '../state/modal.js'
 import { directionAtom, historyAtom, routeAtom } from '../state/router.js'
-import { accentOf } from '../state/theme.js'
+import { accentOf, onAccent } from '../state/theme.js'
 import { View } from '../views/View.js'
 import { AlertBar } from './AlertBar.js'
 import { Header } from './Header.js'
@@ -55,8 +55,10 @@ export function Modal() {
   }, [open, close])
 
   if (!config) return null
+  const accent = config.accent ?? accentOf(config.themeMode)
   const style = {
-    '--accent': config.accent ?? accentOf(config.themeMode),
+    '--accent': accent,
+    '--on-accent': onAccent(accent),
     '--header-ms': `${Constants.headerTextAnimationMs}ms`,
     '--height-ms': `${Constants.modalHeightAnimationMs}ms`,
     '--view-ms': `${Constants.viewTransitionMs}ms`,

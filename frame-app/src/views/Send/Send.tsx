@@ -30,7 +30,8 @@ export function Send({ route }: { route: RouteOf<'Send'> }) {
   const choose = useSetAtom(chooseTokenAtom)
   const push = useSetAtom(pushAtom)
   const prefill = usePrefill(route.prefill)
-  useEffect(() => void load(), [account?.address, account?.chainId, load])
+  // A send needs the balances as they are now, not as the api cached them (spec §7 forceUpdate).
+  useEffect(() => void load({ force: true }), [account?.address, account?.chainId, load])
 
   if (!account) return <Placeholder>{ui.account.notConnected}</Placeholder>
   if (prefill.state === 'working')
