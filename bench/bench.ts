@@ -64,7 +64,26 @@ function frameSizes() {
     .map((name) => `assets/${name}`)
     .filter((file) => file.endsWith('.js') && !initial.some((f) => f.file === file))
     .map(size)
-  return { initial, initialGzip: initial.reduce((sum, f) => sum + f.gzip, 0), lazy }
+  const features = ['Send', 'Receive'].flatMap((name) => {
+    const entry = lazy.find((f) => f.file.startsWith(`assets/${name}-`))
+    if (!entry) return []
+    const files = staticImports(dist, entry.file, new Set(initial.map((f) => f.file)))
+    return [{ name, files, gzip: files.reduce((sum, file) => sum + size(file).gzip, 0) }]
+  })
+  return { initial, initialGzip: initial.reduce((sum, f) => sum + f.gzip, 0), lazy, features }
+}
+
+/** A chunk and the chunks it imports statically (minified `from"./x.js"`), less those already loaded. */
+function staticImports(dist: string, file: string, loaded: Set<string>): string[] {
+  const seen = new Set([file])
+  for (const current of seen) {
+    const code = readFileSync(join(dist, current), 'utf8')
+    for (const [, name] of code.matchAll(/(?:from|import)\s*["']\.\/([\w.-]+\.js)["']/g)) {
+      const next = `assets/${name}`
+      if (!loaded.has(next)) seen.add(next)
+    }
+  }
+  return [...seen]
 }
 
 /** Aborts and counts every request to a host other than the loopback (DESIGN.md §7). */
@@ -245,6 +264,8 @@ function formatSizes({ sdk, frame }: Report): string[] {
     `${row('total', frame.initialGzip)}  ${verdict(frame.initialGzip <= targets.frameInitialGzip)}`,
     'Lazy chunks (not in the initial load)',
     ...frame.lazy.map((f) => row(f.file, f.gzip)),
+    // issue 8: the Send flow's chunk, and what opening it fetches in all (its own static imports).
+    ...frame.features.map((f) => row(`${f.name} on first open (${f.files.length} files)`, f.gzip)),
   ]
 }
 

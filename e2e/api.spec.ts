@@ -18,7 +18,7 @@ test('behavior: connected, the Tokens tab shows ETH and every ERC-20 balance wit
   await connectDevWallet(page)
   const tokens = modalFrame(page).getByRole('list', { name: 'Tokens' })
   await expect(tokens.getByRole('listitem')).toHaveCount(4)
-  await expect(tokens.getByRole('listitem').filter({ hasText: 'Ether' })).toContainText(/[\d,]+\.\d{3} ETH\$[\d,]+\.\d{2}/)
+  await expect(tokens.getByRole('listitem').filter({ hasText: /^Ether/ })).toContainText(/[\d,]+\.\d{3} ETH\$[\d,]+\.\d{2}/)
   await expect(tokens.getByRole('listitem').filter({ hasText: 'Doorway USD' })).toContainText(/[\d,]+\.\d{3} DUSD\$[\d,]+\.\d{2}/)
   await expect(tokens.getByRole('listitem').filter({ hasText: 'Doorway Token' })).toContainText(/[\d,]+\.\d{3} DWT\$[\d,]+\.\d{2}/)
   await expect(tokens.getByRole('listitem').filter({ hasText: 'Doorway Tether USD' })).toContainText(/[\d,]+\.\d{3} DUSDT\$[\d,]+\.\d{2}/)

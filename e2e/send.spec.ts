@@ -15,7 +15,9 @@ import {
   dapp,
   devAccount,
   expect,
+  eventLog,
   expectAccessible,
+  expectClosed,
   hostOrigin,
   modalFrame,
   ready,
@@ -272,4 +274,19 @@ test('behavior: the wallet actions follow walletFeaturesOrder and show only feat
   await connectDevWallet(page)
   const actions = modalFrame(page).getByRole('navigation', { name: 'Wallet actions' }).getByRole('button')
   await expect(actions).toHaveText(['Send', 'Receive', 'Swap'])
+})
+
+test('behavior: the demo\'s "Open Send" button opens the filled-in preview; sending settles its open() with the hash', async ({ page }) => {
+  await ready(page)
+  await connectDevWallet(page)
+  await page.keyboard.press('Escape')
+  await expectClosed(page)
+  const to = await ethBalance(receiver.address)
+  await page.getByRole('button', { name: 'Open Send' }).click()
+  const frame = modalFrame(page)
+  await expect(frame.getByRole('dialog', { name: 'Review Send' })).toContainText('0.010 ETH')
+  const hash = await approveSend(page)
+  await expect(eventLog(page)).toContainText(`open() resolved {"status":"sent","hash":"${hash}","chainId":"eip155:31337"}`)
+  expect((await receipt(hash)).status).toBe('0x1')
+  expect(await ethBalance(receiver.address)).toBe(to + parseUnits('0.01', 18))
 })

@@ -14,6 +14,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The api's own words (its body's message), when it gave some: spec §8 prefers them. */
+    readonly reason?: string,
   ) {
     super(message)
   }
@@ -86,7 +88,8 @@ export function create(options: create.Options) {
       ...(init.body !== undefined && { body: JSON.stringify(init.body), headers: { 'content-type': 'application/json' } }),
     }).finally(() => clearTimeout(timer))
     const body: unknown = await response.json().catch(() => undefined)
-    if (!response.ok) throw new ApiError(response.status, (body as { message?: string } | undefined)?.message ?? response.statusText)
+    const reason = (body as { message?: unknown } | undefined)?.message
+    if (!response.ok) throw new ApiError(response.status, typeof reason === 'string' && reason ? reason : response.statusText, typeof reason === 'string' && reason ? reason : undefined)
     if (!check(body)) throw new ApiError(response.status, `Unexpected answer from ${path}`)
     return body
   }

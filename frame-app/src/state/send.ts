@@ -91,7 +91,8 @@ export const resolveNameAtom = atom(null, async (get, _set, name: string, signal
     return { address, name: profile.name, imageUrl: Rules.avatarUrl(profile) }
   } catch (error) {
     if (signal?.aborted) throw error
-    throw new Error(error instanceof ApiError && error.status < 500 ? error.message : errors.resolveNameFailed)
+    // A 4xx carries the api's reason for this name; a 5xx is the server's own trouble.
+    throw new Error((error instanceof ApiError && error.status < 500 && error.reason) || errors.resolveNameFailed)
   }
 })
 
@@ -131,7 +132,8 @@ export const estimateFeeAtom = atom(null, async (get, set) => {
     }
     const [price, gas] = await Promise.all([gasPrice(get, token.chainId as Caip.ChainId), estimateGas(account, request(abi))])
     // The form may have moved on while the estimate travelled.
-    if (get(formAtom).token !== token || get(formAtom).receiverAddress !== receiverAddress) return
+    const now = get(formAtom)
+    if (now.token !== token || now.sendTokenAmount !== sendTokenAmount || now.receiverAddress !== receiverAddress) return
     const native = nativeOf(get)
     const fee = Number(gas * price) / 10 ** Number(native?.quantity.decimals ?? 18)
     set(formAtom, (f) => ({ ...f, gasPrice: price, gasPriceInUSD: fee * (native?.price ?? 0), networkBalanceInUSD: native?.value }))
@@ -186,7 +188,8 @@ export const sendTokenAtom = atom(null, async (get, set): Promise<Outcome> => {
   const account = get(accountAtom)
   if (!network || !account || Caip.parseChainId(network.caipNetworkId).namespace !== 'eip155') throw new Errors.DoorwayError(errors.unsupportedChain)
   const state = get(sendAtom)
-  if (!Rules.isComplete(state)) throw new Errors.DoorwayError(errors.invalidSendInput)
+  // spec §5; and an amount the token cannot carry (too many decimals, above the balance) never reaches the wallet.
+  if (!Rules.isComplete(state) || 'error' in Rules.checkAmount(state.sendTokenAmount!, state.token!)) throw new Errors.DoorwayError(errors.invalidSendInput)
   const estimate = get(estimateAtom)
   const abi = estimate.status === 'ready' ? estimate.abi : 'erc20'
   const tx = Rules.transferRequest({ from: account.address, token: state.token!, amount: state.sendTokenAmount!, receiver: state.receiverAddress!, abi })
@@ -209,7 +212,7 @@ export const sendTokenAtom = atom(null, async (get, set): Promise<Outcome> => {
       set(sendErrorAtom, ui.send.timedOut)
       return { status: 'timedOut' }
     }
-    const rejected = (error as { code?: unknown }).code === Errors.codes.userRejected
+    const rejected = (error as { code?: unknown } | null)?.code === Errors.codes.userRejected
     if (rejected) set(showToastAtom, { variant: 'info', message: ui.send.rejected })
     else {
       set(showToastAtom, { variant: 'error', message: core.somethingWentWrong, detail: reasonOf(error) })

@@ -15,7 +15,7 @@ import { accountAtom, disconnectAtom } from '../../state/connection.js'
 import { closeModalAtom } from '../../state/modal.js'
 import { activeNetworkAtom } from '../../state/network.js'
 import { pushAtom } from '../../state/router.js'
-import { showToastAtom } from '../../state/toasts.js'
+import { useCopy } from '../../components/useCopy.js'
 
 // A lazy chunk: loaded only when features.history is on (spec §1).
 const Activity = lazy(() => import('./Activity.js'))
@@ -77,19 +77,14 @@ export function Account() {
 /** Address (truncated, with copy) and native balance. Name and avatar come with the api, not faked. */
 function Identity({ address, imageUrl }: { address: string; imageUrl?: string | undefined }) {
   const balance = useAtomValue(balanceAtom)
-  const toast = useSetAtom(showToastAtom)
-  const copy = () =>
-    navigator.clipboard.writeText(address).then(
-      () => toast({ variant: 'success', message: ui.account.copied }),
-      () => toast({ variant: 'error', message: ui.account.copyFailed }),
-    )
+  const copy = useCopy()
   const text = balance.state === 'hasData' && balance.data.state === 'ready' ? balance.data.formatted : undefined
   return (
     <div className="identity">
       <WalletIcon src={imageUrl} size={56} />
       <div className="identity-address">
         <span title={address}>{Address.truncate(address)}</span>
-        <IconButton label={ui.account.copy} icon="copy" onClick={copy} />
+        <IconButton label={ui.account.copy} icon="copy" onClick={() => copy(address, { copied: ui.account.copied, failed: ui.account.copyFailed })} />
       </div>
       <p className="balance" aria-label={ui.account.balance}>
         {balance.state === 'loading' ? <span className="spinner" aria-hidden="true" /> : (text ?? ui.account.balanceUnavailable)}

@@ -15,7 +15,6 @@ import { notifyAtom } from '../../state/host.js'
 import { pushAtom, resetAtom } from '../../state/router.js'
 import type { RouteOf } from '../../state/routes.js'
 import { accountAtom } from '../../state/connection.js'
-import { showToastAtom } from '../../state/toasts.js'
 import {
   type Pairing,
   cancelPairingAtom,
@@ -26,6 +25,7 @@ import {
 import * as Links from './links.js'
 import { CatalogueWallets } from '../Connect/CatalogueWallets.js'
 import { QrCode } from '../../components/QrCode.js'
+import { useCopy } from '../../components/useCopy.js'
 
 export default function ConnectingWalletConnect({ route }: { route: RouteOf<'ConnectingWalletConnect'> }) {
   const chosen = useAtomValue(chosenWalletAtom)
@@ -93,7 +93,7 @@ function usePairing(wallet: Wallet | undefined): Pairing {
 
 function Panel({ platform, wallet, name, pairing }: { platform: Links.Platform; wallet?: Wallet | undefined; name: string; pairing: Pairing }) {
   const notify = useSetAtom(notifyAtom)
-  const toast = useSetAtom(showToastAtom)
+  const copy = useCopy()
   const uri = pairing.status === 'ready' ? pairing.uri : undefined
   const links = wallet?.links
   // The host opens links from the top window, inside this tap (issue 5; frame-src CSP and iOS).
@@ -101,12 +101,7 @@ function Panel({ platform, wallet, name, pairing }: { platform: Links.Platform; 
   const values = { wallet: name }
 
   if (platform === 'qrcode') {
-    const copy = () =>
-      uri &&
-      navigator.clipboard.writeText(uri).then(
-        () => toast({ variant: 'success', message: ui.walletConnect.copied }),
-        () => toast({ variant: 'error', message: ui.walletConnect.copyFailed }),
-      )
+    const copyLink = () => uri && copy(uri, { copied: ui.walletConnect.copied, failed: ui.walletConnect.copyFailed })
     return (
       <div className="stack center">
         {uri ? (
@@ -117,7 +112,7 @@ function Panel({ platform, wallet, name, pairing }: { platform: Links.Platform; 
           </div>
         )}
         <p>{ui.walletConnect.scan}</p>
-        <button type="button" className="secondary-button" onClick={copy} disabled={!uri}>
+        <button type="button" className="secondary-button" onClick={copyLink} disabled={!uri}>
           {ui.walletConnect.copyLink}
         </button>
       </div>

@@ -5,32 +5,28 @@
  */
 import * as Caip from '@doorway/shared/Caip'
 import { ui } from '@doorway/shared/Messages'
-import { useAtomValue, useSetAtom } from 'jotai'
+import { useAtomValue } from 'jotai'
 import { Placeholder } from '../../components/Placeholder.js'
 import { QrCode } from '../../components/QrCode.js'
+import { useCopy } from '../../components/useCopy.js'
 import { configAtom } from '../../state/config.js'
 import { accountAtom } from '../../state/connection.js'
-import { showToastAtom } from '../../state/toasts.js'
 
 export default function Receive() {
   const account = useAtomValue(accountAtom)
   const config = useAtomValue(configAtom)!
-  const toast = useSetAtom(showToastAtom)
+  const copy = useCopy()
   if (!account) return <Placeholder>{ui.account.notConnected}</Placeholder>
   const namespace = Caip.parseChainId(account.chainId).namespace
   const networks = config.networks.filter((n) => Caip.parseChainId(n.caipNetworkId).namespace === namespace)
-  const copy = () =>
-    navigator.clipboard.writeText(account.address).then(
-      () => toast({ variant: 'success', message: ui.account.copied }),
-      () => toast({ variant: 'error', message: ui.account.copyFailed }),
-    )
+
   return (
     <div className="stack">
       <QrCode value={account.address} label={ui.receive.qr} logo={account.connector.imageUrl} />
       <p className="address center" aria-label={ui.receive.address}>
         {account.address}
       </p>
-      <button type="button" className="secondary-button" onClick={copy}>
+      <button type="button" className="secondary-button" onClick={() => copy(account.address, { copied: ui.account.copied, failed: ui.account.copyFailed })}>
         {ui.receive.copy}
       </button>
       <section className="stack" aria-label={ui.receive.networks}>

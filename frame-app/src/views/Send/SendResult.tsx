@@ -7,22 +7,17 @@ import { ui } from '@doorway/shared/Messages'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { Icon } from '../../components/Icon.js'
 import { IconButton } from '../../components/IconButton.js'
+import { useCopy } from '../../components/useCopy.js'
 import { configAtom } from '../../state/config.js'
 import { goBackAtom } from '../../state/modal.js'
 import type { RouteOf } from '../../state/routes.js'
 import { transactionsAtom } from '../../state/send.js'
-import { showToastAtom } from '../../state/toasts.js'
 
 export function SendResult({ route }: { route: RouteOf<'SendResult'> }) {
   const status = useAtomValue(transactionsAtom)[route.hash] ?? 'pending'
   const network = useAtomValue(configAtom)?.networks.find((n) => n.caipNetworkId === route.chainId)
-  const toast = useSetAtom(showToastAtom)
+  const copy = useCopy()
   const done = useSetAtom(goBackAtom)
-  const copy = () =>
-    navigator.clipboard.writeText(route.hash).then(
-      () => toast({ variant: 'success', message: ui.send.hashCopied }),
-      () => toast({ variant: 'error', message: ui.send.copyFailed }),
-    )
   return (
     <div className="stack center">
       <div className="result-status" role="status" data-status={status}>
@@ -33,7 +28,7 @@ export function SendResult({ route }: { route: RouteOf<'SendResult'> }) {
         <span aria-label={ui.send.hash} title={route.hash}>
           {Address.truncate(route.hash, { start: 6, end: 6 })}
         </span>
-        <IconButton label={ui.send.copyHash} icon="copy" onClick={copy} />
+        <IconButton label={ui.send.copyHash} icon="copy" onClick={() => copy(route.hash, { copied: ui.send.hashCopied, failed: ui.send.copyFailed })} />
       </div>
       {network?.explorerUrl && (
         <a className="secondary-button" href={`${network.explorerUrl.replace(/\/$/, '')}/tx/${route.hash}`} target="_blank" rel="noopener noreferrer">
