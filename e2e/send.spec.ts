@@ -111,8 +111,17 @@ test('behavior: 5 DUSD reach account 2 exactly; the Tokens tab shows the new bal
   await expect(row).toContainText(`${Format.formatQuantity(formatUnits(from - 5_000_000n, 6))} DUSD`)
 })
 
-test('behavior: the tether-style DUSDT (transfer returns nothing) sends with its own ABI', async ({ page }) => {
-  await ready(page)
+test('behavior: the tether-style DUSDT (transfer returns nothing) sends with its own ABI; the result links to the explorer', async ({ page }) => {
+  // The dapp configures a block explorer for its network (a viem chain's blockExplorers).
+  const network = {
+    id: 31337,
+    name: 'Anvil 31337',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+    blockExplorers: { default: { url: `${hostOrigin}/explorer` } },
+    testnet: true,
+  }
+  await ready(page, `?options=${encodeURIComponent(JSON.stringify({ networks: [network] }))}`)
   await connectDevWallet(page)
   const frame = modalFrame(page)
   const to = await tokenBalance('DUSDT', receiver.address)
@@ -120,6 +129,7 @@ test('behavior: the tether-style DUSDT (transfer returns nothing) sends with its
   const hash = await approveSend(page)
   expect((await receipt(hash)).status).toBe('0x1')
   expect(await tokenBalance('DUSDT', receiver.address)).toBe(to + 2_500_000n)
+  await expect(frame.getByRole('link', { name: 'View on the explorer' })).toHaveAttribute('href', `${hostOrigin}/explorer/tx/${hash}`)
 })
 
 test('behavior: a rejected wallet prompt is a calm message; the form starts again and nothing is sent', async ({ page }) => {
