@@ -4,6 +4,7 @@ const paths = {
   back: 'M15 5l-7 7 7 7',
   check: 'M5 12l5 5 9-11',
   alert: 'M12 7v6m0 4h.01',
+  info: 'M12 11v6m0-10h.01',
   chevron: 'M9 5l7 7-7 7',
   wallet: 'M4 7h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H4zM4 7V6a2 2 0 0 1 2-2h10M16 13h.01',
   copy: 'M9 9h10v10H9zM5 15V5h10',
