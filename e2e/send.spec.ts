@@ -49,9 +49,9 @@ async function fillSend(frame: FrameLocator, options: { token: RegExp; amount: s
 }
 
 /** Send in the preview, approve in the wallet; resolves with the hash the result view shows. */
-async function approveSend(page: Page) {
+async function approveSend(page: Page, options: { clicked?: boolean } = {}) {
   const frame = modalFrame(page)
-  await frame.getByRole('button', { name: 'Send', exact: true }).click()
+  if (!options.clicked) await frame.getByRole('button', { name: 'Send', exact: true }).click()
   await expect(frame.getByRole('dialog', { name: 'Confirm Send' })).toContainText('Confirm in Doorway Dev Wallet')
   await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
   await expect(frame.getByRole('dialog', { name: 'Transaction' })).toBeVisible()
@@ -99,8 +99,13 @@ test('behavior: 5 DUSD reach account 2 exactly; the Tokens tab shows the new bal
   await fillSend(frame, { token: /Doorway USD\b/, amount: '5', to: receiver.address })
   // The fee is shown in the native token and in US dollars.
   await expect(frame.getByRole('dialog', { name: 'Review Send' })).toContainText(/Network fee.*ETH.*\$/)
-  const hash = await approveSend(page)
+  const sent = await nonce(devAccount)
+  // A double click asks the wallet once.
+  await frame.getByRole('button', { name: 'Send', exact: true }).dblclick()
+  const hash = await approveSend(page, { clicked: true })
   await expect(frame.getByRole('status').filter({ hasText: 'Confirmed' })).toBeVisible()
+  await expect(walletPrompt(page)).toBeHidden()
+  expect(BigInt(await nonce(devAccount))).toBe(BigInt(sent) + 1n)
   expect((await receipt(hash)).to.toLowerCase()).toBe(token('DUSD').address.toLowerCase())
   expect(await tokenBalance('DUSD', receiver.address)).toBe(to + 5_000_000n)
   expect(await tokenBalance('DUSD', devAccount)).toBe(from - 5_000_000n)
