@@ -8,6 +8,8 @@ export const ports = {
   api: port('DOORWAY_API_PORT', 8787),
   relay: port('DOORWAY_RELAY_PORT', 8790),
   testWallet: port('DOORWAY_TEST_WALLET_PORT', 8792),
+  smtp: port('DOORWAY_SMTP_PORT', 2525),
+  mail: port('DOORWAY_MAIL_PORT', 8025),
 }
 
 export const urls = {
@@ -17,6 +19,8 @@ export const urls = {
   api: `http://127.0.0.1:${ports.api}`,
   relay: `ws://127.0.0.1:${ports.relay}`,
   testWallet: `http://127.0.0.1:${ports.testWallet}/`,
+  /** The mail sink's read API: GET /messages?to=ADDRESS. */
+  mail: `http://127.0.0.1:${ports.mail}`,
 }
 
 /** What the builds bake in: the SDK's default frame URL and the frame's secure-site URL (spec §9). */

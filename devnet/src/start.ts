@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import * as ApiConfig from '../../api/src/config.js'
 import * as Api from '../../api/src/server.js'
 import * as Anvil from './anvil.js'
+import * as MailSink from './mailSink.js'
 import * as Relay from './relay.js'
 import * as TestWalletPage from './testWalletPage.js'
 import { apiStack, buildEnv, chains, ports, urls } from './stack.js'
@@ -42,9 +43,17 @@ const relay = await Relay.start({ port: ports.relay }).catch(async (error) => {
   await anvil.stop()
   throw error
 })
+// The mail sink: SMTP in, and a read API for the login codes the embedded wallet mails.
+const mail = await MailSink.start({ smtpPort: ports.smtp, httpPort: ports.mail }).catch(async (error) => {
+  await relay.stop()
+  await api.stop()
+  await anvil.stop()
+  throw error
+})
 // The dev page that pairs the test wallet with a pasted `wc:` link, over that relay.
 const testWallet = await TestWalletPage.start({ port: ports.testWallet, relayUrl: urls.relay, chains }).catch(
   async (error) => {
+    await mail.stop()
     await relay.stop()
     await api.stop()
     await anvil.stop()
@@ -107,6 +116,7 @@ const servers: Server[] = (
   ]).catch(async (error) => {
     // a port taken by another app: do not leave the chains, relay, api and test wallet running behind us
     await testWallet.stop()
+    await mail.stop()
     await relay.stop()
     await api.stop()
     await anvil.stop()
@@ -122,12 +132,14 @@ Doorway local stack is up.
   API:         ${urls.api}
   Relay:       ${urls.relay} (WalletConnect)
   Test wallet: ${testWallet.url} (paste the modal's WalletConnect link)
+  Mail sink:   smtp://127.0.0.1:${mail.smtp.port}, read mail at ${mail.url}/messages?to=ADDRESS
   Chains:      ${chains.map((c) => `${c.id} ${c.rpcUrl}`).join(', ')}${anvil.reused ? ' (reusing running anvil)' : ''}
 Open the demo and press "Connect Wallet". Ctrl+C stops everything.`)
 
 const stop = async () => {
   for (const server of servers) server.close()
   await testWallet.stop()
+  await mail.stop()
   await relay.stop()
   await api.stop()
   await anvil.stop()
