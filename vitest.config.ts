@@ -9,7 +9,7 @@ export default defineConfig({
     __DOORWAY_RELAY_URL__: JSON.stringify('ws://127.0.0.1:8790'),
   },
   test: {
-    include: ['{shared,sdk,frame-app,secure-site,api,devnet}/src/**/*.test.{ts,tsx}', 'frame-app/build/**/*.test.ts', 'scripts/**/*.test.ts', 'examples/*/src/**/*.test.{ts,tsx}'],
+    include: ['{shared,sdk,frame-app,secure-site,api,devnet}/src/**/*.test.{ts,tsx}', 'secure-site/server/src/**/*.test.ts', 'frame-app/build/**/*.test.ts', 'scripts/**/*.test.ts', 'examples/*/src/**/*.test.{ts,tsx}'],
     environment: 'node',
     restoreMocks: true,
     sequence: { hooks: 'stack' }, // afterAll in reverse order: devnet/src/testDapp.ts useDevnet relies on it

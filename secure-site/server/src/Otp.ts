@@ -1,0 +1,99 @@
+/**
+ * The email one-time-code policy of the embedded wallet (notes/embedded-wallet.md §4.4), as pure
+ * decisions over stored records, so the server's routes and both storages (PGlite, PostgreSQL) share
+ * one rulebook: 6 digits from `crypto.randomInt`, 10 min, single use, 5 attempts, stored only as an
+ * HMAC under a pepper kept outside the database, bound to the device that asked, a 30 s resend
+ * throttle per email and per device (spec §5), 5 sends an hour, and a 24 h lockout after 20 failures.
+ * `import * as Otp from './Otp.js'`.
+ */
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
+import * as Constants from '@doorway/shared/Constants'
+
+export const policy = {
+  digits: 6,
+  lifetimeMs: 10 * 60_000,
+  attempts: 5,
+  // spec §5: a new email login is refused within 30 s of the last
+  resendMs: Constants.emailLoginThrottleMs,
+  sendsPerHour: 5,
+  lockoutFailures: 20,
+  lockoutMs: 24 * 3_600_000,
+} as const
+
+const hourMs = 3_600_000
+
+/** A code as stored: never the code itself. */
+export type Challenge = {
+  id: string
+  email: string
+  deviceId: string
+  /** HMAC-SHA256(pepper, id‖email‖code), hex. */
+  digest: string
+  attempts: number
+  createdAt: number
+  expiresAt: number
+  usedAt: number | null
+}
+
+/** spec §5: the email must be a valid format. Lowercased and trimmed, as it is stored and compared. */
+export function normalizeEmail(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined
+  const email = value.trim().toLowerCase()
+  // One @, a dot in the domain, no spaces or angle brackets; 254 is the SMTP path limit.
+  return email.length <= 254 && /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[a-z0-9-]{2,}$/.test(email) ? email : undefined
+}
+
+/** spec §5: a one-time code is a string; ours are exactly 6 digits. */
+export function isCode(value: unknown): value is string {
+  return typeof value === 'string' && new RegExp(`^\\d{${policy.digits}}$`).test(value)
+}
+
+/** A fresh code, uniformly drawn. */
+export function code(): string {
+  return String(randomInt(0, 10 ** policy.digits)).padStart(policy.digits, '0')
+}
+
+export function digest(pepper: Uint8Array, challenge: { id: string; email: string }, code: string): string {
+  return createHmac('sha256', pepper).update(`${challenge.id}\u0000${challenge.email}\u0000${code}`).digest('hex')
+}
+
+export function create(options: { id: string; email: string; deviceId: string; code: string; pepper: Uint8Array; now: number }): Challenge {
+  const { id, email, deviceId, now } = options
+  return { id, email, deviceId, digest: digest(options.pepper, { id, email }, options.code), attempts: 0, createdAt: now, expiresAt: now + policy.lifetimeMs, usedAt: null }
+}
+
+export type Refusal = { reason: 'throttled' | 'hourly' | 'locked'; retryAfter: number }
+
+/**
+ * Whether a new code may be sent. `recent` holds the challenges of the last hour for this email or
+ * this device; `failures` the failed verifications of this email in the last 24 h, newest last.
+ * `retryAfter` is whole seconds, for 'Please try again after {n} seconds' (spec §5).
+ */
+export function mayStart(options: { email: string; deviceId: string; now: number; recent: readonly Challenge[]; failures: readonly number[] }): Refusal | undefined {
+  const { email, deviceId, now, recent, failures } = options
+  const seconds = (until: number) => Math.max(1, Math.ceil((until - now) / 1000))
+  const locking = failures.filter((at) => at > now - policy.lockoutMs)
+  if (locking.length >= policy.lockoutFailures) return { reason: 'locked', retryAfter: seconds(locking.at(-policy.lockoutFailures)! + policy.lockoutMs) }
+  const mine = recent.filter((c) => c.email === email || c.deviceId === deviceId)
+  const last = Math.max(...mine.map((c) => c.createdAt), -Infinity)
+  if (last > now - policy.resendMs) return { reason: 'throttled', retryAfter: seconds(last + policy.resendMs) }
+  const hour = recent.filter((c) => c.email === email && c.createdAt > now - hourMs).map((c) => c.createdAt)
+  if (hour.length >= policy.sendsPerHour) return { reason: 'hourly', retryAfter: seconds(Math.min(...hour) + hourMs) }
+  return undefined
+}
+
+export type Outcome = 'ok' | 'wrong' | 'expired' | 'used' | 'exhausted' | 'otherDevice'
+
+/**
+ * Checks a code against its challenge. Every outcome but 'ok' refuses; 'wrong' spends an attempt
+ * (the caller stores `attempts + 1` and the failure). After 5 attempts even the right code is refused.
+ */
+export function verify(challenge: Challenge, input: { email: string; deviceId: string; code: string; pepper: Uint8Array; now: number }): Outcome {
+  if (challenge.usedAt !== null) return 'used'
+  if (input.now >= challenge.expiresAt) return 'expired'
+  if (challenge.attempts >= policy.attempts) return 'exhausted'
+  if (input.deviceId !== challenge.deviceId) return 'otherDevice'
+  const expected = Buffer.from(challenge.digest, 'hex')
+  const actual = Buffer.from(digest(input.pepper, { id: challenge.id, email: input.email }, input.code), 'hex')
+  return expected.length === actual.length && timingSafeEqual(expected, actual) ? 'ok' : 'wrong'
+}
