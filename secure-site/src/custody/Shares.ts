@@ -1,0 +1,43 @@
+/**
+ * The wallet's entropy and its two independent 2-of-2 splits (notes/embedded-wallet.md §4.1, §4.2):
+ * a device pair (D on this device, A on the server) and a recovery pair (R1 on the server under its
+ * key, R2 sealed to the vault). Either pair rebuilds the entropy; one share of each does not. Shamir
+ * shares carry no integrity, so every combine is checked against the address the device recorded.
+ * `import * as Shares from './Shares.js'`.
+ */
+import { entropyToMnemonic } from '@scure/bip39'
+import { wordlist } from '@scure/bip39/wordlists/english'
+import { combine as combineShares, split } from 'shamir-secret-sharing'
+import { mnemonicToAccount } from 'viem/accounts'
+
+/** 16 bytes: a 12-word BIP-39 mnemonic. */
+export const entropyBytes = 16
+
+export function entropy(): Uint8Array {
+  return crypto.getRandomValues(new Uint8Array(entropyBytes))
+}
+
+export type Split = { device: Uint8Array; server: Uint8Array; recovery1: Uint8Array; recovery2: Uint8Array }
+
+/** Two independent splits of the same entropy. */
+export async function splitTwice(secret: Uint8Array): Promise<Split> {
+  const [device, server] = await split(secret, 2, 2)
+  const [recovery1, recovery2] = await split(secret, 2, 2)
+  return { device: device!, server: server!, recovery1: recovery1!, recovery2: recovery2! }
+}
+
+/** The EVM account of the entropy: BIP-39, then BIP-32 m/44'/60'/0'/0/0. */
+export function evmAccount(secret: Uint8Array) {
+  return mnemonicToAccount(entropyToMnemonic(secret, wordlist))
+}
+
+/**
+ * Rebuilds the entropy from two shares of one split and checks it against the address this device
+ * recorded: a tampered or mismatched share gives another address and is refused (notes §4.2).
+ */
+export async function combine(a: Uint8Array, b: Uint8Array, expectedAddress: string): Promise<Uint8Array> {
+  const secret = await combineShares([a, b])
+  if (secret.length !== entropyBytes || evmAccount(secret).address.toLowerCase() !== expectedAddress.toLowerCase())
+    throw new Error('The shares do not rebuild this wallet: nothing is signed')
+  return secret
+}
