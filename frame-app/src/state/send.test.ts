@@ -33,24 +33,12 @@ import {
 } from './send.js'
 import { toastAtom } from './toasts.js'
 import { tokensAtom } from './tokens.js'
+import { eth, icon, usdc, usdcContract } from './balances.testing.js'
 
 const sender = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const receiver = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const hash: Hex = `0x${'ab'.repeat(32)}`
-const icon = 'http://api.test/i'
 
-const eth: Balance = { name: 'Ether', symbol: 'ETH', chainId: 'eip155:31337', price: 3000, value: 6000, quantity: { decimals: '18', numeric: '2' }, iconUrl: icon }
-const usdcContract = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
-const usdc: Balance = {
-  name: 'USD Coin',
-  symbol: 'USDC',
-  chainId: 'eip155:31337',
-  address: `eip155:31337:${usdcContract}`,
-  price: 1,
-  value: 150.5,
-  quantity: { decimals: '6', numeric: '150.5' },
-  iconUrl: icon,
-}
 // spec §9: 0 decimals, never sendable
 const points: Balance = {
   name: 'Points',

@@ -2,20 +2,8 @@ import { decodeFunctionData, encodeAbiParameters, parseAbi } from 'viem'
 import { describe, expect, test } from 'vitest'
 import type { Balance, Profile } from '../api/client.js'
 import * as Rules from './sendRules.js'
+import { eth, icon, usdc, usdcContract } from './balances.testing.js'
 
-const icon = 'http://api.test/i'
-const eth: Balance = { name: 'Ether', symbol: 'ETH', chainId: 'eip155:31337', price: 3000, value: 6000, quantity: { decimals: '18', numeric: '2' }, iconUrl: icon }
-const usdcContract = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
-const usdc: Balance = {
-  name: 'USD Coin',
-  symbol: 'USDC',
-  chainId: 'eip155:31337',
-  address: `eip155:31337:${usdcContract}`,
-  price: 1,
-  value: 150.5,
-  quantity: { decimals: '6', numeric: '150.5' },
-  iconUrl: icon,
-}
 const usdtContract = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512'
 const usdt: Balance = {
   name: 'Tether USD',
