@@ -1,0 +1,57 @@
+/**
+ * The vault (notes/embedded-wallet.md §4.2): a process of its own (`--role=vault`) holding the private
+ * key R2 is sealed to. It re-seals R2 to a device's ephemeral key when, and only when, the secure-site
+ * server's ticket says so: signed by the server's ticket key, fresh, for exactly this sealed share and
+ * this device key, used once. It never returns R2 in clear and keeps no data but spent ticket ids. In
+ * production the key lives in an HSM, KMS or TEE. `import * as Vault from './Vault.js'`.
+ */
+import { Hono } from 'hono'
+import * as Seal from '../../src/custody/Seal.js'
+import { base64url, fromBase64url, sha256Hex } from './bytes.js'
+import * as Ticket from './Ticket.js'
+
+export type Options = {
+  /** The vault's ECDH P-256 private key (R2 is sealed to its public half). */
+  key: CryptoKey
+  /** The vault's public key, served so an operator can pin it in the secure-site build. */
+  publicKey: Uint8Array
+  /** The secure-site server's ticket key (public half). */
+  ticketKey: CryptoKey
+  now(): number
+}
+
+export function app(options: Options) {
+  const { key, ticketKey, now } = options
+  // Spent ticket ids until they expire: a ticket opens one re-seal.
+  const spent = new Map<string, number>()
+  const app = new Hono()
+
+  app.get('/public-key', (c) => c.json({ publicKey: base64url(options.publicKey) }))
+
+  app.post('/reseal', async (c) => {
+    const body = (await c.req.json().catch(() => undefined)) as Record<string, unknown> | undefined
+    const { ticket, signature, sealed, device } = body ?? {}
+    if (![ticket, signature, sealed, device].every((v) => typeof v === 'string' && v.length <= 4096))
+      return c.json({ message: 'Expected ticket, signature, sealed and device as base64url strings' }, 400)
+    const claims = await Ticket.read(ticketKey, ticket as string, signature as string, now())
+    if (!claims) return c.json({ message: 'The ticket is not valid' }, 401)
+    for (const [jti, exp] of spent) if (exp <= now()) spent.delete(jti)
+    if (spent.has(claims.jti)) return c.json({ message: 'The ticket was already used' }, 401)
+    const sealedBytes = fromBase64url(sealed as string)
+    const deviceKey = fromBase64url(device as string)
+    if (claims.sealed !== (await sha256Hex(sealedBytes)) || claims.device !== (await sha256Hex(deviceKey)))
+      return c.json({ message: 'The ticket is for another share or device' }, 401)
+    spent.set(claims.jti, claims.exp)
+    const aad = new TextEncoder().encode(claims.userId)
+    try {
+      const share = await Seal.open(key, sealedBytes, aad)
+      const resealed = await Seal.seal(deviceKey, share, aad)
+      share.fill(0)
+      return c.json({ sealed: base64url(resealed) })
+    } catch {
+      return c.json({ message: 'The share or the device key is not valid' }, 400)
+    }
+  })
+
+  return app
+}
