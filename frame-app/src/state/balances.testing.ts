@@ -14,3 +14,14 @@ export const usdc: Balance = {
   quantity: { decimals: '6', numeric: '150.5' },
   iconUrl: icon,
 }
+// spec §9: 0 decimals, never sendable
+export const points: Balance = {
+  name: 'Points',
+  symbol: 'PTS',
+  chainId: 'eip155:31337',
+  address: 'eip155:31337:0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
+  price: 0.1,
+  value: 5,
+  quantity: { decimals: '0', numeric: '50' },
+  iconUrl: icon,
+}

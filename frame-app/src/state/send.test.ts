@@ -33,23 +33,12 @@ import {
 } from './send.js'
 import { toastAtom } from './toasts.js'
 import { tokensAtom } from './tokens.js'
-import { eth, icon, usdc, usdcContract } from './balances.testing.js'
+import { eth, icon, points, usdc, usdcContract } from './balances.testing.js'
 
 const sender = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const receiver = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const hash: Hex = `0x${'ab'.repeat(32)}`
 
-// spec §9: 0 decimals, never sendable
-const points: Balance = {
-  name: 'Points',
-  symbol: 'PTS',
-  chainId: 'eip155:31337',
-  address: 'eip155:31337:0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
-  price: 0.1,
-  value: 5,
-  quantity: { decimals: '0', numeric: '50' },
-  iconUrl: icon,
-}
 
 const anvil = (caipNetworkId: Caip.ChainId, name: string) => ({ caipNetworkId, name, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, testnet: true })
 const config = {

@@ -2,7 +2,7 @@ import { decodeFunctionData, encodeAbiParameters, parseAbi } from 'viem'
 import { describe, expect, test } from 'vitest'
 import type { Balance, Profile } from '../api/client.js'
 import * as Rules from './sendRules.js'
-import { eth, icon, usdc, usdcContract } from './balances.testing.js'
+import { eth, icon, points, usdc, usdcContract } from './balances.testing.js'
 
 const usdtContract = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512'
 const usdt: Balance = {
@@ -23,16 +23,6 @@ const dai: Balance = {
   address: 'eip155:31337:0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
   price: 0,
   quantity: { decimals: '18', numeric: '10' },
-  iconUrl: icon,
-}
-const points: Balance = {
-  name: 'Points',
-  symbol: 'PTS',
-  chainId: 'eip155:31337',
-  address: 'eip155:31337:0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
-  price: 0.1,
-  value: 5,
-  quantity: { decimals: '0', numeric: '50' },
   iconUrl: icon,
 }
 
