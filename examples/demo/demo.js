@@ -50,13 +50,16 @@ const provider = modal.getProvider()
 const show = (id, text) => (document.getElementById(id).textContent = text)
 const sendButton = document.getElementById('send')
 const openSendButton = document.getElementById('open-send')
+const signButton = document.getElementById('sign')
+const fundButton = document.getElementById('fund')
 
 async function refresh() {
   const { status, address, chainId } = modal.getState()
   show('status', status)
   show('address', address ?? '—')
   show('chain', chainId ?? '—')
-  sendButton.disabled = openSendButton.disabled = status !== 'connected'
+  sendButton.disabled = openSendButton.disabled = signButton.disabled = status !== 'connected'
+  fundButton.disabled = status !== 'connected' || !devnetRpc(chainId)
   if (status !== 'connected') return show('balance', '—')
   try {
     const wei = BigInt(await provider.request({ method: 'eth_getBalance', params: [address, 'latest'] }))
@@ -86,6 +89,44 @@ sendButton.addEventListener('click', async () => {
     await refresh()
   } catch (error) {
     show('send-result', `Not sent: ${error.message} (code ${error.code})`)
+  }
+})
+
+signButton.addEventListener('click', async () => {
+  const { address } = modal.getState()
+  const message = `Hello from the Doorway demo at ${new Date().toISOString()}`
+  const hex = `0x${Array.from(new TextEncoder().encode(message), (b) => b.toString(16).padStart(2, '0')).join('')}`
+  show('send-result', 'Waiting for the signature…')
+  try {
+    const signature = await provider.request({ method: 'personal_sign', params: [hex, address] })
+    show('send-result', `Signed: ${signature}`)
+    record('signed', { message, signature })
+  } catch (error) {
+    show('send-result', `Not signed: ${error.message} (code ${error.code})`)
+  }
+})
+
+// The local anvil chain's RPC for the connected chain, or undefined off the devnet (no faucet there).
+function devnetRpc(caipChainId) {
+  const id = Number(String(caipChainId ?? '').split(':')[1])
+  const url = chainIds.includes(id) ? anvil(id, 8545 + id - 31337).rpcUrls.default.http[0] : undefined
+  return url && new URL(url).hostname === '127.0.0.1' ? url : undefined
+}
+
+// anvil_setBalance, a devnet-only method: adds 1 ETH to the connected address.
+fundButton.addEventListener('click', async () => {
+  const { address, chainId } = modal.getState()
+  const rpc = (method, params) =>
+    fetch(devnetRpc(chainId), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+      .then((response) => response.json())
+      .then((json) => (json.error ? Promise.reject(new Error(json.error.message)) : json.result))
+  try {
+    const balance = BigInt(await rpc('eth_getBalance', [address, 'latest']))
+    await rpc('anvil_setBalance', [address, `0x${(balance + 10n ** 18n).toString(16)}`])
+    show('send-result', 'Funded 1 ETH on the devnet')
+    await refresh()
+  } catch (error) {
+    show('send-result', `Not funded: ${error.message}`)
   }
 })
 

@@ -1,19 +1,48 @@
 /**
- * The secure-site (DESIGN.md §6): its own origin, embedded only by the frame-app. Keys will live
- * here; for now it proves the nested cross-origin channel with a status call.
+ * The secure-site (DESIGN.md §6, notes/embedded-wallet.md): its own origin, embedded only by the
+ * frame-app. The embedded wallet's keys are made, kept and used only here; the frame gets addresses,
+ * signatures and signed transactions. Every long operation carries the frame's `op` id so it can be
+ * aborted (a 30 s timeout or the modal closing): its fetch is cancelled and a late answer is dropped.
  */
 import * as Channel from '@doorway/shared/Channel'
-import { expose } from 'comlink'
+import * as Errors from '@doorway/shared/Errors'
 import * as Logger from '@doorway/shared/Logger'
 import * as Protocol from '@doorway/shared/Protocol'
+import { expose } from 'comlink'
+import * as Signer from './wallet/Signer.js'
+import * as Base64url from './wallet/Base64url.js'
+import * as Device from './wallet/Device.js'
+import * as Wallet from './wallet/Wallet.js'
 
 declare const __DOORWAY_FRAME_ORIGIN__: string
+declare const __DOORWAY_VAULT_PUBLIC_KEY__: string
 
 const log = Logger.create({ scope: 'secure' })
 const parentOrigin = Channel.parentOrigin()
 
 // Only the frame-app's origin may talk to this frame; anything else gets no channel at all.
 if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
+  const wallet = Wallet.create({
+    store: Device.indexedDbStore(),
+    base: location.origin,
+    vaultPublicKey: Base64url.decode(__DOORWAY_VAULT_PUBLIC_KEY__),
+    onTampered: () => log.error('a share did not rebuild the committed address: nothing was signed'),
+  })
+  const operations = new Map<string, AbortController>()
+  /** Runs `work` under the frame's op id; `abort({ op })` cancels it. Each id is single-use. */
+  const operation = async <T>(op: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+    if (operations.has(op)) throw Errors.aborted()
+    const controller = new AbortController()
+    operations.set(op, controller)
+    try {
+      const result = await work(controller.signal)
+      if (controller.signal.aborted) throw Errors.aborted()
+      return result
+    } finally {
+      operations.delete(op)
+    }
+  }
+
   Channel.accept({ parentOrigin, log })
     .then((port) =>
       Channel.create<Protocol.SecureApi, Protocol.SecureClientApi>({
@@ -22,10 +51,42 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
         accepts: Protocol.secureParams,
         expects: Protocol.secureClientResults,
         expose,
-        handlers: { status: () => ({ version: Protocol.version, origin: location.origin }) },
+        handlers: {
+          status: () => ({ version: Protocol.version, origin: location.origin }),
+          restore: ({ op }) => operation(op, async (signal) => ({ account: await wallet.restore(signal) })),
+          connectEmail: ({ op, email, host }) =>
+            operation(op, async (signal) => {
+              await wallet.connectEmail(email, host, signal)
+              return { action: 'VERIFY_OTP' as const }
+            }),
+          connectOtp: ({ op, code }) => operation(op, async (signal) => ({ account: await wallet.connectOtp(code, signal) })),
+          abort: ({ op }) => {
+            operations.get(op)?.abort()
+            return null
+          },
+          sign: ({ op, method, params, chainId, host }) =>
+            operation(op, async (signal) => ({
+              result: await Signer.sign({ wallet, method, params, chainId, host: attest(host), root: document.body, signal }),
+            })),
+          signOut: async () => {
+            for (const controller of operations.values()) controller.abort()
+            await wallet.signOut()
+            return null
+          },
+        },
       }),
     )
     .catch((error) => log.error(error))
 } else {
   log.warn('refusing to run for', parentOrigin ?? 'no parent')
+}
+
+/**
+ * The dapp's origin as shown in the approval: browser-attested when `location.ancestorOrigins`
+ * exists (the top-most ancestor), otherwise the origin the frame reported, marked so (notes §4.7).
+ */
+function attest(reported: string): { origin: string; attested: boolean } {
+  const ancestors = location.ancestorOrigins
+  const top = ancestors && ancestors.length > 0 ? ancestors[ancestors.length - 1] : undefined
+  return top ? { origin: top, attested: true } : { origin: reported, attested: false }
 }

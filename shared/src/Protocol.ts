@@ -24,6 +24,8 @@ export const views = [
   'ConnectingWalletConnect',
   'ConnectingSiwe',
   'ConnectingFarcaster',
+  // The embedded wallet's code step (issue 9), after the email is submitted on Connect.
+  'EmailVerifyOtp',
   'UnsupportedChain',
   'RegisterAccountName',
   'RegisterAccountNameSuccess',
@@ -254,12 +256,58 @@ export const hostParams = {
 export const hostResults = { event: nothing, walletRequest: S.unknown } satisfies Record<keyof typeof hostParams, unknown>
 export type HostApi = { params: typeof hostParams; results: typeof hostResults }
 
-/** Exposed by the secure-site, called by the frame-app. The embedded wallet comes later. */
-export const secureParams = { status: S.object({}) }
-export const secureResults = { status: S.object({ version: S.literal(version), origin: S.url }) }
+/**
+ * The embedded wallet (DESIGN.md §6, notes/embedded-wallet.md §4.6). The frame-app names each long
+ * operation with a random 128-bit `op` so it can `abort` it (a 30 s timeout or the modal closing): the
+ * secure-site then aborts its fetch and forgets the operation, and a late answer changes nothing.
+ * Only addresses, emails and signatures cross; never a key, seed or share.
+ */
+const op = S.string({ pattern: /^[0-9a-f]{32}$/ })
+const evmAddress = S.string({ pattern: /^0x[0-9a-fA-F]{40}$/ })
+const hexData = S.string({ max: 262_144, pattern: /^0x[0-9a-fA-F]*$/ })
+export const embeddedAccount = S.object({ email: S.string({ min: 3, max: 254 }), address: evmAddress })
+export type EmbeddedAccount = S.Infer<typeof embeddedAccount>
+/** spec §4 unsafe methods we sign in this version (notes §4.6 lists the rest of AppKit's 11). */
+export const embeddedUnsafeMethods = ['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction'] as const
+/** The host page's origin as the frame pinned it at the handshake; the secure-site shows it as reported. */
+const hostOrigin = S.string({ min: 1, max: 200, pattern: /^https?:\/\/[^/?#\s]+$/ })
+
+/** Exposed by the secure-site, called by the frame-app. */
+export const secureParams = {
+  status: S.object({}),
+  /** CONNECT_DEVICE: a returning device reconnects without a code, when its session is alive. */
+  restore: S.object({ op }),
+  /** CONNECT_EMAIL: mails a one-time code; the server enforces the 30 s throttle (spec §5). */
+  connectEmail: S.object({ op, email: S.string({ min: 1, max: 254 }), host: hostOrigin }),
+  /** CONNECT_OTP: verifies the code, then creates the wallet or recovers it on this device. */
+  connectOtp: S.object({ op, code: S.string({ min: 1, max: 16 }) }),
+  abort: S.object({ op }),
+  /**
+   * An unsafe request, approved or rejected by the person inside the secure-site (notes §4.7). For
+   * eth_sendTransaction the frame has filled nonce, gas and fees, and gets back the signed raw
+   * transaction to broadcast; the secure-site has no chain access.
+   */
+  sign: S.object({
+    op,
+    method: S.oneOf(embeddedUnsafeMethods),
+    params: S.array(S.unknown, 4),
+    chainId,
+    host: hostOrigin,
+  }),
+  signOut: S.object({}),
+}
+export const secureResults = {
+  status: S.object({ version: S.literal(version), origin: S.url }),
+  restore: S.object({ account: S.union(embeddedAccount, S.literal(null)) }),
+  connectEmail: S.object({ action: S.literal('VERIFY_OTP') }),
+  connectOtp: S.object({ account: embeddedAccount }),
+  abort: nothing,
+  sign: S.object({ result: hexData }),
+  signOut: nothing,
+} satisfies Record<keyof typeof secureParams, unknown>
 export type SecureApi = { params: typeof secureParams; results: typeof secureResults }
 
-/** The frame-app exposes nothing to the secure-site yet. */
+/** The frame-app exposes nothing to the secure-site. */
 export const secureClientParams = {}
 export const secureClientResults = {}
 export type SecureClientApi = { params: typeof secureClientParams; results: typeof secureClientResults }

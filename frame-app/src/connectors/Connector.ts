@@ -19,6 +19,8 @@ export type Connector = {
   hostUuid?: string
   /** spec §3 account types: undefined is an EOA; smart accounts skip the gas check (spec §6). */
   accountType?: 'eoa' | 'smartAccount'
+  /** spec §3 Account.user: the embedded wallet's login. */
+  user?: { email: string }
   request(request: Protocol.RpcRequest): Promise<unknown>
   /** Ends the connection on the wallet's side too (a WalletConnect session); else EIP-2255 revoke. */
   disconnect?(): Promise<void>
@@ -26,3 +28,5 @@ export type Connector = {
 
 /** The WalletConnect connector's id (its module is a lazy chunk; this constant is not). */
 export const walletConnectId = 'walletConnect'
+/** The embedded (email) wallet's connector id; its module is a lazy chunk too. */
+export const embeddedId = 'embedded'

@@ -13,8 +13,10 @@ import { flushSync } from 'react-dom'
 import { raiseAlertAtom } from '../state/alerts.js'
 import { configAtom, hostOriginAtom } from '../state/config.js'
 import { trackAtom } from '../state/analytics.js'
-import { walletConnectId } from '../connectors/Connector.js'
-import { accountAtom, chainIdAtom, restoreAtom, storedConnectorId, walletEventAtom } from '../state/connection.js'
+import { embeddedId, walletConnectId } from '../connectors/Connector.js'
+import { accountAtom, chainIdAtom, restoreAtom, statusAtom, storedConnectorId, walletEventAtom } from '../state/connection.js'
+import { restoreEmbeddedAtom } from '../state/embedded.js'
+import { secureStatusAtom } from '../state/secure.js'
 import { hostAtom, notifyAtom } from '../state/host.js'
 import { checkChainAtom, closeModalAtom, modalStateAtom, openAtom, openModalAtom } from '../state/modal.js'
 import { restoreWalletConnectAtom, warmWalletConnectAtom } from '../state/walletConnect.js'
@@ -52,6 +54,13 @@ export async function connect(options: { store: Store; log: Logger.Logger; paren
         // A stored WalletConnect session comes back at once; otherwise the connector warms when idle.
         if (storedConnectorId() === walletConnectId) void store.set(restoreWalletConnectAtom)
         else store.set(warmWalletConnectAtom)
+        // The embedded wallet reconnects once its secure frame answers (CONNECT_DEVICE).
+        if (storedConnectorId() === embeddedId) {
+          store.set(statusAtom, (s) => ({ ...s, eip155: 'connecting' }))
+          const restore = () => store.get(secureStatusAtom).state !== 'loading' && store.get(secureStatusAtom).state !== 'idle' && (unsubscribe(), void store.set(restoreEmbeddedAtom))
+          const unsubscribe = store.sub(secureStatusAtom, restore)
+          restore()
+        }
         return state()
       },
       wallets({ wallets }) {

@@ -1,15 +1,16 @@
 /**
- * The nested secure-site frame (DESIGN.md §6), on its own origin. Same hardened channel as the host's:
- * this side is the parent. The embedded wallet itself comes later; for now it proves the path.
+ * The nested secure-site frame (DESIGN.md §6), on its own origin, over the same hardened channel as
+ * the host's: this side is the parent. It stays hidden until a view (ApproveTransaction) gives it a
+ * slot; it is never moved in the DOM, which would reload it and lose its state.
  */
 import * as Channel from '@doorway/shared/Channel'
 import { expose } from 'comlink'
 import * as Logger from '@doorway/shared/Logger'
 import { ui } from '@doorway/shared/Messages'
 import * as Protocol from '@doorway/shared/Protocol'
-import { useSetAtom } from 'jotai'
+import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useRef } from 'react'
-import { secureStatusAtom } from '../state/secure.js'
+import { secureSlotAtom, secureStatusAtom } from '../state/secure.js'
 
 declare const __DOORWAY_SECURE_URL__: string
 export const secureUrl = new URL(__DOORWAY_SECURE_URL__)
@@ -17,14 +18,15 @@ export const secureUrl = new URL(__DOORWAY_SECURE_URL__)
 export function SecureFrame() {
   const ref = useRef<HTMLIFrameElement>(null)
   const setStatus = useSetAtom(secureStatusAtom)
+  const slot = useAtomValue(secureSlotAtom)
   useEffect(() => {
     const iframe = ref.current!
     const log = Logger.create({ scope: 'frame:secure' })
     const lifetime = new AbortController()
     setStatus({ state: 'loading' })
     Channel.offer({ iframe, origin: secureUrl.origin, log, signal: lifetime.signal })
-      .then((port) => {
-        const secure = Channel.create<Protocol.SecureClientApi, Protocol.SecureApi>({
+      .then(async (port) => {
+        const channel = Channel.create<Protocol.SecureClientApi, Protocol.SecureApi>({
           port,
           log,
           accepts: Protocol.secureClientParams,
@@ -32,12 +34,10 @@ export function SecureFrame() {
           expects: Protocol.secureResults,
           expose,
         })
-        lifetime.signal.addEventListener('abort', () => secure.close())
-        return secure.call('status', {})
-      })
-      .then(({ origin }) => {
+        lifetime.signal.addEventListener('abort', () => channel.close())
+        const { origin } = await channel.call('status', {})
         if (origin !== secureUrl.origin) throw new Error(`secure-site reported ${origin}`)
-        setStatus({ state: 'ready', origin })
+        setStatus({ state: 'ready', origin, channel })
       })
       .catch((error) => {
         if (lifetime.signal.aborted) return
@@ -46,5 +46,19 @@ export function SecureFrame() {
       })
     return () => lifetime.abort()
   }, [setStatus])
-  return <iframe ref={ref} className="secure-frame" title={ui.secure.title} src={secureUrl.href} tabIndex={-1} aria-hidden="true" />
+  // Shown, it takes keyboard focus so a keyboard user lands on the secure-site's own buttons.
+  useEffect(() => {
+    if (slot) ref.current?.focus()
+  }, [slot !== null])
+  return (
+    <iframe
+      ref={ref}
+      className={slot ? 'secure-frame shown' : 'secure-frame'}
+      style={slot ? { top: slot.top, left: slot.left, width: slot.width, height: slot.height } : undefined}
+      title={ui.secure.title}
+      src={secureUrl.href}
+      allow="clipboard-write"
+      {...(slot ? {} : { tabIndex: -1, 'aria-hidden': true })}
+    />
+  )
 }

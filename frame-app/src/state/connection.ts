@@ -7,7 +7,7 @@ import * as Address from '@doorway/shared/Address'
 import * as Caip from '@doorway/shared/Caip'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { atom } from 'jotai'
-import { type Connector, walletConnectId } from '../connectors/Connector.js'
+import { type Connector, embeddedId, walletConnectId } from '../connectors/Connector.js'
 import * as Injected from '../connectors/injected.js'
 import { hostAtom, notifyAtom } from './host.js'
 import * as Storage from './storage.js'
@@ -70,7 +70,8 @@ export const establishAtom = atom(null, (_get, set, { account, restored }: { acc
  */
 export const restoreAtom = atom(null, async (get, set) => {
   const session = Storage.read(sessionKey, isSession)
-  if (!session || get(accountAtom) || session.connectorId === walletConnectId) return
+  // WalletConnect and the embedded wallet restore on their own (state/walletConnect.ts, state/embedded.ts).
+  if (!session || get(accountAtom) || session.connectorId === walletConnectId || session.connectorId === embeddedId) return
   const connector = get(connectorsAtom).find((c) => c.id === session.connectorId)
   if (get(activeStatusAtom) !== 'connecting') {
     set(setStatus, 'connecting')

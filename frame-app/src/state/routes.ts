@@ -16,6 +16,7 @@ export type Route =
   | { view: 'ConnectingWalletConnect'; walletId?: string }
   | { view: 'ConnectingSiwe' }
   | { view: 'ConnectingFarcaster' }
+  | { view: 'EmailVerifyOtp' }
   | { view: 'UnsupportedChain' }
   | { view: 'RegisterAccountName' }
   | { view: 'RegisterAccountNameSuccess'; name: string }

@@ -10,7 +10,7 @@ import { Placeholder } from '../components/Placeholder.js'
 import type { Route, RouteOf } from '../state/routes.js'
 import { Account } from './Account/Account.js'
 import { AllWallets } from './AllWallets/AllWallets.js'
-import { Connect } from './Connect/Connect.js'
+import { Connect, loadEmailLogin } from './Connect/Connect.js'
 import { ConnectingExternal } from './ConnectingExternal/ConnectingExternal.js'
 import { Networks } from './Networks/Networks.js'
 import { UnsupportedChain } from './UnsupportedChain/UnsupportedChain.js'
@@ -37,7 +37,8 @@ export const views: { [V in Route['view']]: Definition<V> } = {
   ConnectingWalletConnectBasic: { component: lazy(() => loadWalletConnectViews().then((m) => ({ default: m.ConnectingWalletConnectBasic }))) },
   ConnectingWalletConnect: { component: lazy(loadWalletConnectViews) },
   ConnectingExternal: { component: ConnectingExternal },
-  ApproveTransaction: { component: later(ui.later.approve) },
+  ApproveTransaction: { component: lazy(() => import('./ApproveTransaction/ApproveTransaction.js')) },
+  EmailVerifyOtp: { component: lazy(() => loadEmailLogin().then((m) => ({ default: m.EmailVerifyOtp }))) },
   SIWXSignMessage: { component: later(ui.later.siwx) },
   ConnectingSiwe: { component: later(ui.later.siwx) },
   ConnectingFarcaster: { component: later(ui.later.farcaster) },

@@ -32,7 +32,7 @@ export function Account() {
   return (
     <div className="stack">
       {account ? (
-        <Identity address={account.address} imageUrl={account.connector.imageUrl} />
+        <Identity address={account.address} imageUrl={account.connector.imageUrl} email={account.connector.user?.email} />
       ) : (
         <>
           <Placeholder>{ui.account.notConnected}</Placeholder>
@@ -69,13 +69,13 @@ export function Account() {
           },
         ]}
       />
-      {account && <Disconnect />}
+      {account && <Disconnect signOut={!!account.connector.user} />}
     </div>
   )
 }
 
 /** Address (truncated, with copy) and native balance. Name and avatar come with the api, not faked. */
-function Identity({ address, imageUrl }: { address: string; imageUrl?: string | undefined }) {
+function Identity({ address, imageUrl, email }: { address: string; imageUrl?: string | undefined; email?: string | undefined }) {
   const balance = useAtomValue(balanceAtom)
   const copy = useCopy()
   const text = balance.state === 'hasData' && balance.data.state === 'ready' ? balance.data.formatted : undefined
@@ -86,6 +86,7 @@ function Identity({ address, imageUrl }: { address: string; imageUrl?: string | 
         <span title={address}>{Address.truncate(address)}</span>
         <IconButton label={ui.account.copy} icon="copy" onClick={() => copy(address, { copied: ui.account.copied, failed: ui.account.copyFailed })} />
       </div>
+      {email && <p className="muted identity-email">{email}</p>}
       <p className="balance" aria-label={ui.account.balance}>
         {balance.state === 'loading' ? <span className="spinner" aria-hidden="true" /> : (text ?? ui.account.balanceUnavailable)}
       </p>
@@ -112,7 +113,8 @@ function Actions({ features }: { features: Protocol.Features }) {
   )
 }
 
-function Disconnect() {
+/** A wallet is disconnected; the email wallet signs out of this device (its key share here is forgotten). */
+function Disconnect({ signOut }: { signOut: boolean }) {
   const disconnect = useSetAtom(disconnectAtom)
   const close = useSetAtom(closeModalAtom)
   return (
@@ -124,7 +126,7 @@ function Disconnect() {
         close()
       }}
     >
-      {ui.account.disconnect}
+      {signOut ? ui.embedded.signOut : ui.account.disconnect}
     </button>
   )
 }

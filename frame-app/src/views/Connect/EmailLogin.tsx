@@ -1,21 +1,163 @@
-// A lazy chunk: loaded only when features.email is on (spec §1).
+// A lazy chunk: loaded only when features.email is on (spec §1). The email step on Connect, and the
+// code step (EmailVerifyOtp) that follows it.
 import { format, ui } from '@doorway/shared/Messages'
-import { useAtomValue } from 'jotai'
-import { Placeholder } from '../../components/Placeholder.js'
+import { useAtomValue, useSetAtom } from 'jotai'
+import { type ClipboardEvent, type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
+import { loginAtom, otherEmailAtom, resendCodeAtom, submitCodeAtom, submitEmailAtom } from '../../state/embedded.js'
 import { secureStatusAtom } from '../../state/secure.js'
 
 export default function EmailLogin() {
+  const login = useAtomValue(loginAtom)
   const secure = useAtomValue(secureStatusAtom)
+  const submit = useSetAtom(submitEmailAtom)
+  const [email, setEmail] = useState(login.email)
+  const id = useId()
+  const sending = login.busy === 'sending'
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault()
+    if (!sending) void submit(email)
+  }
   return (
-    <section className="stack" aria-label={ui.connect.email}>
-      <Placeholder>{ui.later.email}</Placeholder>
-      <p className="muted" role="status">
-        {secure.state === 'ready'
-          ? format(ui.secure.ready, { origin: secure.origin })
-          : secure.state === 'error'
-            ? ui.secure.error
-            : ui.secure.loading}
-      </p>
-    </section>
+    <form className="stack" aria-label={ui.connect.email} onSubmit={onSubmit} noValidate>
+      <div className="field">
+        <label htmlFor={id}>{ui.email.label}</label>
+        <div className="field-row">
+          <input
+            id={id}
+            className="search"
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            placeholder={ui.email.placeholder}
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            aria-invalid={!!login.error}
+            aria-describedby={login.error ? `${id}-error` : undefined}
+            disabled={sending}
+          />
+          <button type="submit" className="primary-button" disabled={sending || secure.state !== 'ready' || !email.trim()}>
+            {sending ? ui.email.sending : ui.email.submit}
+          </button>
+        </div>
+        {login.error && (
+          <div id={`${id}-error`} className="error" role="alert">
+            {login.error}
+          </div>
+        )}
+        {secure.state === 'error' && (
+          <div className="error" role="alert">
+            {ui.email.unavailable}
+          </div>
+        )}
+      </div>
+    </form>
   )
+}
+
+const digits = 6
+
+/** The code step: six digit fields, paste anywhere, resend after the throttle, or another email. */
+export function EmailVerifyOtp() {
+  const login = useAtomValue(loginAtom)
+  const submit = useSetAtom(submitCodeAtom)
+  const resend = useSetAtom(resendCodeAtom)
+  const otherEmail = useSetAtom(otherEmailAtom)
+  const [code, setCode] = useState<string[]>(() => Array(digits).fill(''))
+  const inputs = useRef<(HTMLInputElement | null)[]>([])
+  const now = useNow(login.resendAt)
+  const groupId = useId()
+  const verifying = login.busy === 'verifying'
+
+  useEffect(() => inputs.current[0]?.focus(), [])
+  // A refused code is cleared so the next one can be typed from the first digit.
+  useEffect(() => {
+    if (!login.error) return
+    setCode(Array(digits).fill(''))
+    inputs.current[0]?.focus()
+  }, [login.error])
+
+  const fill = (at: number, typed: string) => {
+    const next = [...code]
+    const chars = typed.replace(/\D/g, '').slice(0, digits - at).split('')
+    if (chars.length === 0) {
+      next[at] = ''
+      return setCode(next)
+    }
+    chars.forEach((c, i) => (next[at + i] = c))
+    setCode(next)
+    const value = next.join('')
+    if (value.length === digits && /^\d{6}$/.test(value)) return void submit(value)
+    inputs.current[Math.min(at + chars.length, digits - 1)]?.focus()
+  }
+  const onKeyDown = (at: number) => (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Backspace' && !code[at] && at > 0) {
+      event.preventDefault()
+      const next = [...code]
+      next[at - 1] = ''
+      setCode(next)
+      inputs.current[at - 1]?.focus()
+    } else if (event.key === 'ArrowLeft' && at > 0) inputs.current[at - 1]?.focus()
+    else if (event.key === 'ArrowRight' && at < digits - 1) inputs.current[at + 1]?.focus()
+  }
+  const onPaste = (at: number) => (event: ClipboardEvent<HTMLInputElement>) => {
+    event.preventDefault()
+    fill(at, event.clipboardData.getData('text'))
+  }
+  const wait = Math.max(0, Math.ceil((login.resendAt - now) / 1000))
+
+  return (
+    <div className="stack otp">
+      <p>{format(ui.email.codeSent, { email: login.email })}</p>
+      <p className="muted">{ui.email.codeMailHint}</p>
+      <div role="group" aria-labelledby={groupId} className="otp-digits">
+        <span id={groupId} className="visually-hidden">
+          {ui.email.codeGroup}
+        </span>
+        {code.map((value, at) => (
+          <input
+            key={at}
+            ref={(el) => {
+              inputs.current[at] = el
+            }}
+            className="otp-digit"
+            inputMode="numeric"
+            autoComplete={at === 0 ? 'one-time-code' : 'off'}
+            maxLength={at === 0 ? digits : 1}
+            aria-label={format(ui.email.digit, { n: at + 1 })}
+            aria-invalid={!!login.error}
+            value={value}
+            disabled={verifying}
+            onChange={(event) => fill(at, event.target.value)}
+            onKeyDown={onKeyDown(at)}
+            onPaste={onPaste(at)}
+          />
+        ))}
+      </div>
+      <p role="status" className="muted">
+        {verifying ? ui.email.verifying : login.busy === 'sending' ? ui.email.sending : (login.notice ?? '')}
+      </p>
+      {login.error && (
+        <p className="error" role="alert">
+          {login.error}
+        </p>
+      )}
+      <button type="button" className="list-button" disabled={wait > 0 || login.busy !== null} onClick={() => void resend()}>
+        {wait > 0 ? format(ui.email.resendIn, { n: wait }) : ui.email.resend}
+      </button>
+      <button type="button" className="list-button" onClick={otherEmail} disabled={verifying}>
+        {ui.email.otherEmail}
+      </button>
+    </div>
+  )
+}
+
+/** The clock, ticking each second until `until`. */
+function useNow(until: number): number {
+  const [now, setNow] = useState(Date.now)
+  useEffect(() => {
+    if (now >= until) return
+    const timer = setTimeout(() => setNow(Date.now()), 1_000)
+    return () => clearTimeout(timer)
+  }, [now, until])
+  return now
 }

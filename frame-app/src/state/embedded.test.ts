@@ -1,0 +1,123 @@
+import * as Channel from '@doorway/shared/Channel'
+import * as Errors from '@doorway/shared/Errors'
+import { errors, format, ui } from '@doorway/shared/Messages'
+import * as Protocol from '@doorway/shared/Protocol'
+import { expose } from 'comlink'
+import { createStore } from 'jotai'
+import { afterAll, afterEach, describe, expect, test, vi } from 'vitest'
+import { configAtom, hostOriginAtom } from './config.js'
+import { accountAtom } from './connection.js'
+import { approvalAtom, cancelApprovalAtom, loginAtom, submitCodeAtom, submitEmailAtom } from './embedded.js'
+import { routeAtom } from './router.js'
+import { secureStatusAtom } from './secure.js'
+
+// Storage (the stored connection) needs a cookie jar in Node, as in connection.test.ts.
+await vi.hoisted(async () => {
+  const { cookieJar } = await import('./cookieJar.testing.js')
+  vi.stubGlobal('document', cookieJar())
+})
+afterAll(() => vi.unstubAllGlobals())
+afterEach(() => vi.useRealTimers())
+
+const address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+type Handlers = Partial<Channel.Handlers<Protocol.SecureApi>>
+
+/** A store whose secure frame is a real channel to `handlers` (the secure-site's side), over a MessageChannel. */
+function setup(handlers: Handlers) {
+  const { port1, port2 } = new MessageChannel()
+  const log = { warn() {}, debug() {} }
+  const aborted: string[] = []
+  const all = {
+    status: () => ({ version: Protocol.version, origin: 'http://127.0.0.1:5175' }),
+    restore: () => ({ account: null }),
+    connectEmail: () => ({ action: 'VERIFY_OTP' as const }),
+    connectOtp: () => ({ account: { email: 'ada@example.com', address } }),
+    sign: () => ({ result: '0x' }),
+    signOut: () => null,
+    ...handlers,
+    abort: ({ op }: { op: string }) => (aborted.push(op), null),
+  } as Channel.Handlers<Protocol.SecureApi>
+  Channel.create<Protocol.SecureApi, Protocol.SecureClientApi>({ port: port1, log, accepts: Protocol.secureParams, expects: {}, handlers: all, expose })
+  const channel = Channel.create<Protocol.SecureClientApi, Protocol.SecureApi>({ port: port2, log, accepts: {}, expects: Protocol.secureResults, handlers: {}, expose })
+  const store = createStore()
+  store.set(secureStatusAtom, { state: 'ready', origin: 'http://127.0.0.1:5175', channel })
+  store.set(hostOriginAtom, 'http://localhost:5173')
+  store.set(configAtom, { networks: [{ caipNetworkId: 'eip155:31337', name: 'Anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrl: 'http://127.0.0.1:8545', testnet: true }] } as never)
+  return { store, aborted }
+}
+
+describe('email login', () => {
+  test('error: an invalid email is refused in the modal and never reaches the secure-site', async () => {
+    const connectEmail = vi.fn(() => ({ action: 'VERIFY_OTP' as const }))
+    const { store } = setup({ connectEmail })
+    await store.set(submitEmailAtom, 'not-an-email')
+    expect(store.get(loginAtom)).toMatchObject({ email: 'not-an-email', error: ui.email.invalid })
+    expect(connectEmail).not.toHaveBeenCalled()
+  })
+
+  test('behavior: CONNECT_EMAIL with the pinned host, then the code step and a 30 s resend wait', async () => {
+    const connectEmail = vi.fn((_: { email: string; host: string }) => ({ action: 'VERIFY_OTP' as const }))
+    const { store } = setup({ connectEmail })
+    const before = Date.now()
+    await store.set(submitEmailAtom, ' Ada@Example.com ')
+    expect(connectEmail.mock.calls[0]![0]).toMatchObject({ email: 'ada@example.com', host: 'http://localhost:5173' })
+    expect(store.get(routeAtom)).toEqual({ view: 'EmailVerifyOtp' })
+    expect(store.get(loginAtom).resendAt).toBeGreaterThanOrEqual(before + 30_000)
+  })
+
+  test("error: the server's throttle message is shown as it is (spec §5)", async () => {
+    const message = format(errors.emailLoginThrottled, { n: 21 })
+    const { store } = setup({ connectEmail: () => Promise.reject(new Errors.DoorwayError(message)) })
+    await store.set(submitEmailAtom, 'ada@example.com')
+    expect(store.get(loginAtom)).toMatchObject({ error: 'Please try again after 21 seconds', retry: false, busy: null })
+  })
+
+  test('error: a secure-site that never answers fails at 30 s with a retry, and is told to abort (spec §7)', async () => {
+    vi.useFakeTimers()
+    const { store, aborted } = setup({ connectEmail: () => new Promise(() => {}) })
+    const submitted = store.set(submitEmailAtom, 'ada@example.com')
+    expect(store.get(loginAtom).busy).toBe('sending')
+    await vi.advanceTimersByTimeAsync(29_999)
+    expect(store.get(loginAtom).busy).toBe('sending')
+    await vi.advanceTimersByTimeAsync(1)
+    await submitted
+    expect(store.get(loginAtom)).toMatchObject({ error: ui.email.timedOut, retry: true, busy: null })
+    await vi.waitFor(() => expect(aborted).toHaveLength(1))
+  })
+
+  test('error: a code that is not 6 digits is refused in the modal', async () => {
+    const connectOtp = vi.fn(() => ({ account: { email: 'ada@example.com', address } }))
+    const { store } = setup({ connectOtp })
+    await store.set(submitCodeAtom, '12345')
+    expect(store.get(loginAtom).error).toBe(ui.email.codeInvalid)
+    expect(connectOtp).not.toHaveBeenCalled()
+  })
+
+  test('behavior: CONNECT_OTP connects the embedded account (type AUTH, user email) and shows Account', async () => {
+    const { store } = setup({})
+    await store.set(submitCodeAtom, '123456')
+    await vi.waitFor(() => expect(store.get(accountAtom)).not.toBeNull())
+    const account = store.get(accountAtom)!
+    expect(account).toMatchObject({ address, chainId: 'eip155:31337' })
+    expect(account.connector).toMatchObject({ type: 'AUTH', user: { email: 'ada@example.com' } })
+    expect(store.get(routeAtom)).toEqual({ view: 'Account' })
+  })
+})
+
+describe('approval', () => {
+  test('error: leaving the approval rejects with 4001 and aborts the request in the secure-site', async () => {
+    let started!: () => void
+    const signing = new Promise<void>((resolve) => (started = resolve))
+    const { store, aborted } = setup({ sign: () => (started(), new Promise(() => {})) })
+    await store.set(submitCodeAtom, '123456')
+    await vi.waitFor(() => expect(store.get(accountAtom)).not.toBeNull())
+    const request = store.get(accountAtom)!.connector.request({ method: 'personal_sign', params: ['0x00', address] })
+    await signing
+    expect(store.get(routeAtom)).toMatchObject({ view: 'ApproveTransaction' })
+    const { op } = store.get(approvalAtom)!
+    store.set(cancelApprovalAtom, op)
+    await expect(request).rejects.toMatchObject({ code: Errors.codes.userRejected })
+    await vi.waitFor(() => expect(aborted).toContain(op))
+    expect(store.get(approvalAtom)).toBeNull()
+  })
+})

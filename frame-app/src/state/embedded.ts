@@ -1,0 +1,204 @@
+/**
+ * The embedded (email) wallet in the frame's state (spec §2 Connect, §4 embedded-wallet requests,
+ * §5 email rules, §7 30 s timeouts): the login form and code steps, reconnecting a returning device,
+ * and the approval of unsafe requests. Every request to the secure-site names an `op`; a timeout or
+ * the person leaving aborts it there too, and a late answer changes nothing here.
+ */
+import type * as Channels from '@doorway/shared/Channel'
+import * as Constants from '@doorway/shared/Constants'
+import * as Email from '@doorway/shared/Email'
+import * as Errors from '@doorway/shared/Errors'
+import * as Ids from '@doorway/shared/Ids'
+import { format, somethingWentWrong, ui } from '@doorway/shared/Messages'
+import type * as Protocol from '@doorway/shared/Protocol'
+import { atom, type Getter } from 'jotai'
+import { embeddedId } from '../connectors/Connector.js'
+import { balanceRefreshAtom } from './balance.js'
+import { configAtom, hostOriginAtom } from './config.js'
+import { accountAtom, establishAtom, forgetAtom, statusAtom, storedConnectorId } from './connection.js'
+import { notifyAtom } from './host.js'
+import { openAtom } from './modal.js'
+import { activeNetworkAtom } from './network.js'
+import { historyAtom, popAtom, pushAtom, resetAtom } from './router.js'
+import { secureStatusAtom } from './secure.js'
+import { showToastAtom } from './toasts.js'
+
+/** What the email and code steps show: the address, progress, and the last refusal in words. */
+export type Login = {
+  email: string
+  busy: 'sending' | 'verifying' | null
+  error: string | null
+  /** The refusal was a timeout or an unreachable secure-site: the view offers a retry. */
+  retry: boolean
+  /** When a new code may be asked for (spec §5: 30 s after the last). */
+  resendAt: number
+  notice: string | null
+}
+const idle: Login = { email: '', busy: null, error: null, retry: false, resendAt: 0, notice: null }
+export const loginAtom = atom<Login>(idle)
+
+type Channel = Channels.Channel<Protocol.SecureApi>
+function readyChannel(get: Getter): Channel | undefined {
+  const secure = get(secureStatusAtom)
+  return secure.state === 'ready' ? secure.channel : undefined
+}
+
+/**
+ * One request to the secure-site under a fresh op id, timing out at 30 s (spec §7). On a timeout or
+ * abort the secure-site is told to abort too, so its fetch ends and a late success is dropped.
+ */
+async function secureCall<T>(get: Getter, run: (channel: Channel, op: string) => Promise<T>): Promise<T> {
+  const channel = readyChannel(get)
+  if (!channel) throw new Errors.DoorwayError(get(secureStatusAtom).state === 'error' ? ui.email.unavailable : ui.email.timedOut)
+  const op = Ids.random()
+  try {
+    return await run(channel, op)
+  } catch (error) {
+    if (error instanceof Errors.DoorwayError && (error.message === Errors.timedOut().message || error.message === Errors.aborted().message))
+      void channel.call('abort', { op }).catch(() => {})
+    throw error
+  }
+}
+const timeout = { timeoutMs: Constants.embeddedRequestTimeoutMs }
+
+function describe(error: unknown): { error: string; retry: boolean } {
+  const message = error instanceof Error ? error.message : String(error)
+  if (message === Errors.timedOut().message) return { error: ui.email.timedOut, retry: true }
+  if (message === ui.email.unavailable || message === ui.email.timedOut) return { error: message, retry: true }
+  return { error: message || somethingWentWrong, retry: false }
+}
+
+/** CONNECT_EMAIL: the email is checked here first (spec §5), then by the server. */
+export const submitEmailAtom = atom(null, async (get, set, input: string) => {
+  const email = Email.normalize(input)
+  if (!email) return set(loginAtom, { ...get(loginAtom), email: input, error: ui.email.invalid, retry: false })
+  set(loginAtom, { ...idle, email, busy: 'sending' })
+  try {
+    const host = get(hostOriginAtom) ?? location.origin
+    await secureCall(get, (channel, op) => channel.call('connectEmail', { op, email, host }, timeout))
+    set(loginAtom, { ...idle, email, resendAt: Date.now() + Constants.emailLoginThrottleMs })
+    set(pushAtom, { view: 'EmailVerifyOtp' })
+  } catch (error) {
+    set(loginAtom, { ...idle, email, ...describe(error) })
+  }
+})
+
+/** Asks for a new code from the code step; the server's throttle answers with the seconds to wait. */
+export const resendCodeAtom = atom(null, async (get, set) => {
+  const { email } = get(loginAtom)
+  set(loginAtom, { ...get(loginAtom), busy: 'sending', error: null, notice: null })
+  try {
+    const host = get(hostOriginAtom) ?? location.origin
+    await secureCall(get, (channel, op) => channel.call('connectEmail', { op, email, host }, timeout))
+    set(loginAtom, { ...idle, email, resendAt: Date.now() + Constants.emailLoginThrottleMs, notice: ui.email.resent })
+  } catch (error) {
+    set(loginAtom, { ...get(loginAtom), busy: null, ...describe(error) })
+  }
+})
+
+/** CONNECT_OTP: a 6-digit code (spec §5), then the wallet is created or recovered in the secure-site. */
+export const submitCodeAtom = atom(null, async (get, set, code: string) => {
+  if (!/^\d{6}$/.test(code)) return set(loginAtom, { ...get(loginAtom), error: ui.email.codeInvalid, retry: false })
+  set(loginAtom, { ...get(loginAtom), busy: 'verifying', error: null, notice: null })
+  try {
+    const { account } = await secureCall(get, (channel, op) => channel.call('connectOtp', { op, code }, timeout))
+    set(adoptAtom, { account, restored: false })
+    set(loginAtom, idle)
+    set(resetAtom, { view: 'Account' })
+  } catch (error) {
+    set(loginAtom, { ...get(loginAtom), busy: null, ...describe(error) })
+  }
+})
+
+/** "Use another email": back to the email step, keeping what was typed. */
+export const otherEmailAtom = atom(null, (get, set) => {
+  set(loginAtom, { ...idle, email: get(loginAtom).email })
+  set(popAtom)
+})
+
+/** CONNECT_DEVICE at start-up: a returning device reconnects without a code (spec §4 restore). */
+export const restoreEmbeddedAtom = atom(null, async (get, set) => {
+  if (storedConnectorId() !== embeddedId || get(accountAtom)) return
+  set(statusAtom, (s) => ({ ...s, eip155: 'connecting' }))
+  try {
+    const { account } = await secureCall(get, (channel, op) => channel.call('restore', { op }, timeout))
+    if (!account) return set(forgetAtom)
+    set(adoptAtom, { account, restored: true })
+  } catch {
+    set(forgetAtom)
+  }
+})
+
+/** The embedded account becomes the connection, through the same connector interface as any wallet. */
+const adoptAtom = atom(null, async (get, set, { account, restored }: { account: Protocol.EmbeddedAccount; restored: boolean }) => {
+  const channel = readyChannel(get)!
+  const { create } = await import('../connectors/embedded.js')
+  const chainId = get(activeNetworkAtom)?.caipNetworkId ?? get(configAtom)!.networks[0]!.caipNetworkId
+  const connector = create({
+    secure: channel,
+    account,
+    host: get(hostOriginAtom) ?? location.origin,
+    chain: () => {
+      const id = get(accountAtom)?.chainId ?? chainId
+      return { chainId: id, rpcUrl: get(configAtom)?.networks.find((n) => n.caipNetworkId === id)?.rpcUrl }
+    },
+    chainIds: () => get(configAtom)?.networks.map((n) => n.caipNetworkId) ?? [],
+    approve: (op, sign) => set(approveAtom, { op, sign }) as Promise<never>,
+    refused: (method) =>
+      setTimeout(() => set(showToastAtom, { variant: 'error', message: format(ui.embedded.notAllowed, { method }) }), refusalToastDelayMs),
+  })
+  set(establishAtom, { account: { connector, address: account.address, chainId }, restored })
+})
+
+/** spec §4: an unknown method's error toast comes 300 ms after the refusal. */
+export const refusalToastDelayMs = 300
+
+/** The approval in progress, if any: the ApproveTransaction view aborts it when it goes away. */
+export const approvalAtom = atom<{ op: string; controller: AbortController } | null>(null)
+
+/**
+ * spec §4: an unsafe request opens ApproveTransaction, where the secure-site shows it and decides.
+ * On error the view is popped or the modal closed; on success too, and the balance is read again.
+ * Leaving the view or closing the modal rejects with 4001 and aborts the request in the secure-site.
+ */
+const approveAtom = atom(null, async (get, set, { op, sign }: { op: string; sign: (signal: AbortSignal) => Promise<unknown> }) => {
+  get(approvalAtom)?.controller.abort()
+  const controller = new AbortController()
+  set(approvalAtom, { op, controller })
+  const wasOpen = get(openAtom)
+  if (wasOpen) set(pushAtom, { view: 'ApproveTransaction', requestId: op })
+  else {
+    set(resetAtom, { view: 'ApproveTransaction', requestId: op })
+    set(openAtom, true)
+    set(notifyAtom, { type: 'show' })
+  }
+  const finish = () => {
+    if (get(approvalAtom)?.op === op) set(approvalAtom, null)
+    if (get(historyAtom).at(-1)?.view !== 'ApproveTransaction') return
+    if (wasOpen && get(historyAtom).length > 1) set(popAtom)
+    else {
+      set(openAtom, false)
+      set(notifyAtom, { type: 'close', result: { status: 'closed' } })
+    }
+  }
+  try {
+    const result = await sign(controller.signal)
+    finish()
+    set(balanceRefreshAtom, (n) => n + 1)
+    return result
+  } catch (error) {
+    const aborted = controller.signal.aborted
+    finish()
+    if (aborted) {
+      void readyChannel(get)?.call('abort', { op }).catch(() => {})
+      throw Errors.userRejected()
+    }
+    throw error
+  }
+})
+
+/** The view went away (back, close, another view): the pending approval is rejected with 4001. */
+export const cancelApprovalAtom = atom(null, (get, _set, op: string) => {
+  const approval = get(approvalAtom)
+  if (approval?.op === op) approval.controller.abort()
+})

@@ -1,0 +1,40 @@
+/**
+ * ApproveTransaction (spec §2, §4; notes/embedded-wallet.md §4.7): the frame only makes room and shows
+ * the secure-site's iframe over it. What is asked, and the decision, are the secure-site's own. When
+ * this view goes away (back, close, another view) the pending request is rejected with 4001.
+ */
+import { ui } from '@doorway/shared/Messages'
+import { useSetAtom } from 'jotai'
+import { useLayoutEffect, useRef } from 'react'
+import { cancelApprovalAtom } from '../../state/embedded.js'
+import type { RouteOf } from '../../state/routes.js'
+import { secureSlotAtom } from '../../state/secure.js'
+
+export default function ApproveTransaction({ route }: { route: RouteOf<'ApproveTransaction'> }) {
+  const slotRef = useRef<HTMLDivElement>(null)
+  const setSlot = useSetAtom(secureSlotAtom)
+  const cancel = useSetAtom(cancelApprovalAtom)
+  useLayoutEffect(() => {
+    const slot = slotRef.current!
+    const place = () => {
+      const rect = slot.getBoundingClientRect()
+      setSlot({ top: rect.top, left: rect.left, width: rect.width, height: rect.height })
+    }
+    place()
+    const observer = new ResizeObserver(place)
+    observer.observe(slot)
+    window.addEventListener('resize', place)
+    return () => {
+      observer.disconnect()
+      window.removeEventListener('resize', place)
+      setSlot(null)
+      cancel(route.requestId)
+    }
+  }, [route.requestId, setSlot, cancel])
+  return (
+    <div className="stack">
+      <p className="muted">{ui.embedded.approveHint}</p>
+      <div ref={slotRef} className="secure-slot" />
+    </div>
+  )
+}

@@ -1,0 +1,48 @@
+/**
+ * An unsafe request, decided here (notes/embedded-wallet.md §4.7): validated and described by the
+ * secure-site itself, shown in its own DOM, and signed only on the pending → approved transition of
+ * the approval, so a late click after an abort signs nothing. The frame gets a signature, or for
+ * eth_sendTransaction the signed raw transaction it broadcasts (this origin has no chain access).
+ */
+import * as Errors from '@doorway/shared/Errors'
+import type * as Protocol from '@doorway/shared/Protocol'
+import type { Hex, TypedDataDefinition } from 'viem'
+import * as Approval from '../approval/Approval.js'
+import * as Describe from '../approval/describe.js'
+import type { Wallet } from './Wallet.js'
+
+export async function sign(options: {
+  wallet: Wallet
+  method: (typeof Protocol.embeddedUnsafeMethods)[number]
+  params: unknown[]
+  chainId: string
+  host: { origin: string; attested: boolean }
+  root: HTMLElement
+  signal: AbortSignal
+}): Promise<Hex> {
+  const { wallet, method, params, chainId, signal } = options
+  // Unlock first: the approval names the account that will sign, and a locked device without a
+  // session has nothing to approve.
+  const account = await wallet.account(signal)
+  let description: Describe.Description
+  try {
+    description = Describe.describe({ method, params, chainId, from: account.address })
+  } catch (error) {
+    throw new Errors.ProviderRpcError(error instanceof Error ? error.message : String(error), { code: -32602 })
+  }
+  let decision: 'approved' | 'rejected'
+  try {
+    decision = await Approval.ask(options.root, { description, host: options.host, signal })
+  } catch {
+    throw Errors.aborted()
+  }
+  if (decision !== 'approved' || signal.aborted) throw Errors.userRejected()
+  if (method === 'personal_sign') return account.signMessage({ message: { raw: params[0] as Hex } })
+  if (method === 'eth_signTypedData_v4') {
+    const typed = (typeof params[1] === 'string' ? JSON.parse(params[1]) : params[1]) as TypedDataDefinition & { types: Record<string, unknown> }
+    const { EIP712Domain: _, ...types } = typed.types
+    return account.signTypedData({ ...typed, types } as TypedDataDefinition)
+  }
+  if (!description.transaction) throw Errors.userRejected()
+  return account.signTransaction(description.transaction)
+}
