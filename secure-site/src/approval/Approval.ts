@@ -1,0 +1,246 @@
+import './approval.css'
+import { codes, DoorwayError } from '@doorway/shared/Errors'
+import { format, requestAborted, ui } from '@doorway/shared/Messages'
+import type { Description, Row } from './describe.js'
+
+// The approval screen the secure-site renders in its own frame (notes §4.7). The frame around it is
+// not trusted: it may make this iframe transparent, cover it or click for the person, so Approve
+// counts only the person's own input on a screen that has been visible for a while.
+
+/** How long the request must stay visible before Approve is enabled (notes §4.7). */
+export const visibleMs = 500
+/** How long Approve is held where visibility cannot be observed (notes §4.7). */
+export const holdMs = 800
+// The shortest delay IntersectionObserver v2 accepts with trackVisibility.
+const observerDelayMs = 100
+
+/** The request was aborted (closed modal, timeout) before the person decided. */
+export class Aborted extends DoorwayError {
+  override readonly name: string = 'Aborted'
+
+  constructor() {
+    // notes §4.6: a pending request that is aborted rejects with 4001
+    super(requestAborted, { code: codes.userRejected })
+  }
+}
+
+export declare namespace ask {
+  type Options = {
+    description: Description
+    /** The dapp's origin: attested by `location.ancestorOrigins`, or as the frame reported it. */
+    host: { origin: string; attested: boolean }
+    /** Aborts when the modal closes or the request times out. */
+    signal: AbortSignal
+    window?: Window
+    /** Which events the person made. Tests replace it, as jsdom cannot make trusted events. */
+    isTrusted?: (event: Event) => boolean
+  }
+  type ReturnType = 'approved' | 'rejected'
+}
+
+type Outcome = 'approved' | 'rejected' | 'aborted'
+type Visibility = 'waiting' | 'hidden' | 'ready'
+type Listen = <type extends keyof HTMLElementEventMap>(
+  target: EventTarget,
+  type: type,
+  handler: (event: HTMLElementEventMap[type]) => void,
+) => void
+
+/**
+ * Shows the request in `root` until the person approves or rejects it, or `signal` aborts (rejects with
+ * Aborted). 'approved' is returned at most once per call: the key is used only on pending → approved.
+ */
+export function ask(root: HTMLElement, options: ask.Options): Promise<ask.ReturnType> {
+  const { signal, isTrusted = (event: Event) => event.isTrusted } = options
+  const win = options.window ?? root.ownerDocument.defaultView ?? window
+  if (signal.aborted) return Promise.reject(new Aborted())
+  return new Promise((resolve, reject) => {
+    const hold = !observesVisibility(win)
+    const screen = render(root.ownerDocument, options, hold)
+    const listeners = new AbortController()
+    const listen: Listen = (target, type, handler) =>
+      target.addEventListener(type, (event) => isTrusted(event) && handler(event as never), { signal: listeners.signal })
+    let pending = true
+    let ready = false
+    let cancelHold = () => {}
+
+    root.append(screen.section)
+    const stopWatching = (hold ? watchPage : watchIntersection)(win, screen.section, (visibility) => {
+      ready = visibility === 'ready'
+      if (!ready) cancelHold()
+      show(screen, visibility)
+    })
+    const settle = (outcome: Outcome) => {
+      if (!pending) return
+      pending = false
+      listeners.abort()
+      stopWatching()
+      cancelHold()
+      screen.section.remove()
+      if (outcome === 'aborted') reject(new Aborted())
+      else resolve(outcome)
+    }
+    const approve = () => ready && settle('approved')
+
+    signal.addEventListener('abort', () => settle('aborted'), { signal: listeners.signal })
+    listen(screen.reject, 'click', () => settle('rejected'))
+    listen(root.ownerDocument, 'keydown', (event) => event.key === 'Escape' && settle('rejected'))
+    if (hold) cancelHold = holdToConfirm(win, screen.approve, { listen, signal: listeners.signal, ready: () => ready, done: approve })
+    else listen(screen.approve, 'click', approve)
+    screen.reject.focus()
+  })
+}
+
+/** IntersectionObserver v2 (Chromium): entries say whether the target is really seen, uncovered. */
+type VisibilityWindow = Window & {
+  IntersectionObserver?: new (
+    callback: (entries: readonly (IntersectionObserverEntry & { isVisible?: boolean })[]) => void,
+    options: IntersectionObserverInit & { trackVisibility: boolean; delay: number },
+  ) => IntersectionObserver
+  IntersectionObserverEntry?: { prototype: object }
+}
+
+function observesVisibility(win: VisibilityWindow): boolean {
+  const entry = win.IntersectionObserverEntry
+  return typeof win.IntersectionObserver === 'function' && !!entry && 'isVisible' in entry.prototype
+}
+
+/** Calls `update` with 'ready' once `visible(true)` has held for visibleMs; any `visible(false)` restarts. */
+function dwell(win: Window, update: (visibility: Visibility) => void) {
+  let timer: ReturnType<Window['setTimeout']> | undefined
+  let state: Visibility = 'waiting'
+  const set = (next: Visibility) => {
+    if (next !== state) update((state = next))
+  }
+  const stop = () => {
+    win.clearTimeout(timer)
+    timer = undefined
+  }
+  const visible = (seen: boolean) => {
+    if (!seen) return stop(), set('hidden')
+    if (state === 'ready' || timer !== undefined) return
+    set('waiting')
+    timer = win.setTimeout(() => ((timer = undefined), set('ready')), visibleMs)
+  }
+  return { visible, stop }
+}
+
+// notes §4.7, Porto's approach: visible means not covered, not transparent, not transformed.
+function watchIntersection(win: VisibilityWindow, target: Element, update: (visibility: Visibility) => void) {
+  const gate = dwell(win, update)
+  const observer = new win.IntersectionObserver!(
+    (entries) => {
+      const entry = entries[entries.length - 1]
+      if (entry) gate.visible(entry.isVisible === true)
+    },
+    { trackVisibility: true, delay: observerDelayMs },
+  )
+  observer.observe(target)
+  return () => (observer.disconnect(), gate.stop())
+}
+
+// Without IntersectionObserver v2 only the page's own visibility is known; hold-to-confirm covers the rest.
+function watchPage(win: Window, _target: Element, update: (visibility: Visibility) => void) {
+  const gate = dwell(win, update)
+  const onChange = () => gate.visible(win.document.visibilityState === 'visible')
+  win.document.addEventListener('visibilitychange', onChange)
+  onChange()
+  return () => (win.document.removeEventListener('visibilitychange', onChange), gate.stop())
+}
+
+declare namespace holdToConfirm {
+  type Options = { listen: Listen; signal: AbortSignal; ready: () => boolean; done: () => void }
+}
+
+/** Approve fires after holdMs of a held pointer, Space or Enter; letting go early cancels. */
+function holdToConfirm(win: Window, button: HTMLButtonElement, { listen, signal, ready, done }: holdToConfirm.Options) {
+  let timer: ReturnType<Window['setTimeout']> | undefined
+  const start = () => {
+    if (timer !== undefined || !ready()) return
+    button.dataset.holding = ''
+    timer = win.setTimeout(() => ((timer = undefined), delete button.dataset.holding, done()), holdMs)
+  }
+  const cancel = () => {
+    win.clearTimeout(timer)
+    timer = undefined
+    delete button.dataset.holding
+  }
+  listen(button, 'pointerdown', (event) => event.button === 0 && start())
+  listen(button, 'keydown', (event) => {
+    if (event.key !== ' ' && event.key !== 'Enter') return
+    event.preventDefault() // no click from the key: only the hold approves
+    if (!event.repeat) start()
+  })
+  // Letting go only ever cancels, so any release counts, trusted or not.
+  for (const type of ['pointerup', 'pointerleave', 'pointercancel', 'blur']) button.addEventListener(type, cancel, { signal })
+  button.addEventListener('keyup', (event) => (event.key === ' ' || event.key === 'Enter') && cancel(), { signal })
+  button.addEventListener('contextmenu', (event) => event.preventDefault(), { signal })
+  return cancel
+}
+
+type Screen = {
+  section: HTMLElement
+  status: HTMLElement
+  approve: HTMLButtonElement
+  reject: HTMLButtonElement
+}
+
+let screens = 0
+
+function render(doc: Document, { description, host }: ask.Options, hold: boolean): Screen {
+  const id = `doorway-approval-${++screens}`
+  const section = element(doc, 'section', 'approval')
+  section.setAttribute('aria-labelledby', `${id}-title`)
+  const title = element(doc, 'h1', 'approval-title', ui.approve.title)
+  title.id = `${id}-title`
+  const hostLine = host.attested ? ui.approve.hostAttested : ui.approve.hostReported
+  const hostRow: Row = { label: ui.approve.host, value: format(hostLine, { origin: host.origin }) }
+  const rows = element(doc, 'dl', 'approval-rows')
+  for (const row of [hostRow, ...description.rows]) {
+    const item = element(doc, 'div', 'approval-row')
+    const value = element(doc, 'dd', 'approval-value', row.value)
+    if (row.mono) value.dataset.mono = ''
+    item.append(element(doc, 'dt', 'approval-label', row.label), value)
+    rows.append(item)
+  }
+  const status = element(doc, 'p', 'approval-status')
+  status.id = `${id}-status`
+  status.setAttribute('role', 'status')
+  const reject = element(doc, 'button', 'approval-reject', ui.approve.reject)
+  const approve = element(doc, 'button', 'approval-approve', hold ? ui.approve.hold : ui.approve.approve)
+  for (const button of [reject, approve]) button.type = 'button'
+  // aria-disabled rather than disabled: Approve stays in the Tab order and says why it waits.
+  approve.setAttribute('aria-describedby', status.id)
+  if (hold) approve.append(element(doc, 'span', 'approval-progress'))
+  const actions = element(doc, 'div', 'approval-actions')
+  actions.append(reject, approve)
+  section.append(
+    title,
+    element(doc, 'p', 'approval-summary', description.title),
+    rows,
+    element(doc, 'p', 'approval-custody', ui.approve.custody),
+    status,
+    actions,
+  )
+  const screen = { section, status, approve, reject }
+  show(screen, 'waiting')
+  return screen
+}
+
+function show(screen: Screen, visibility: Visibility) {
+  screen.approve.setAttribute('aria-disabled', String(visibility !== 'ready'))
+  screen.section.dataset.visibility = visibility
+  screen.status.textContent = visibility === 'waiting' ? ui.approve.waitVisible : visibility === 'hidden' ? ui.approve.hidden : ''
+}
+
+function element<tag extends keyof HTMLElementTagNameMap>(
+  doc: Document,
+  tag: tag,
+  className: string,
+  text?: string,
+): HTMLElementTagNameMap[tag] {
+  const node = doc.createElement(tag)
+  node.className = className
+  if (text !== undefined) node.textContent = text
+  return node
+}

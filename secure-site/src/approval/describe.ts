@@ -1,0 +1,285 @@
+import * as Caip from '@doorway/shared/Caip'
+import { ui } from '@doorway/shared/Messages'
+import {
+  type Address,
+  decodeFunctionData,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  type Hex,
+  hexToBytes,
+  isAddress,
+  isHex,
+  maxUint256,
+  serializeTransaction,
+  size,
+  slice,
+  toFunctionSelector,
+  type TransactionSerializableEIP1559,
+} from 'viem'
+import * as Display from './internal/display.js'
+import { InvalidRequest } from './internal/errors.js'
+import * as TypedData from './internal/typedData.js'
+
+// What an unsafe request asks, decoded by the secure-site itself (notes §4.7 Rendering): the frame
+// that forwards it is not trusted, so every param is checked here and anything malformed is refused
+// before it is shown.
+
+export { InvalidRequest }
+
+/** Longest personal_sign message, in bytes, and longest typed-data document, in characters. */
+export const maxMessageBytes = 65_536
+
+export type Method = 'personal_sign' | 'eth_signTypedData_v4' | 'eth_sendTransaction'
+
+export type Request = {
+  method: Method
+  params: readonly unknown[]
+  /** CAIP-2, e.g. 'eip155:31337' */
+  chainId: string
+  /** The embedded wallet's own address. */
+  from: Address
+  chainName?: string
+  nativeSymbol?: string
+}
+
+export type Row = { label: string; value: string; mono?: boolean }
+
+/** What the approval screen shows, and exactly what the signer signs once it is approved. */
+export type Description = {
+  method: Method
+  title: string
+  rows: readonly Row[]
+  /** personal_sign: the message bytes (EIP-191). */
+  message?: Hex
+  /** eth_signTypedData_v4: only the typed fields, integers as bigints; for viem's `signTypedData`. */
+  typedData?: TypedData.Definition
+  /** eth_sendTransaction: for viem's `signTransaction` as is. */
+  transaction?: TransactionSerializableEIP1559
+}
+
+type Context = { request: Request; chainId: number; from: Address; rows: Row[] }
+
+const describers = {
+  personal_sign: personalSign,
+  eth_signTypedData_v4: signTypedData,
+  eth_sendTransaction: sendTransaction,
+} as const satisfies Record<Method, (params: readonly unknown[], context: Context) => Description>
+
+/** Decodes and checks an unsafe request for the approval screen; throws InvalidRequest when malformed. */
+export function describe(request: Request): Description {
+  if (!Object.hasOwn(describers, request.method)) throw new InvalidRequest(`Unsupported method: ${String(request.method)}`)
+  if (!Array.isArray(request.params)) throw new InvalidRequest(`${request.method}: params is not a list`)
+  const chainId = eip155Chain(request.chainId)
+  if (!isAddress(request.from, { strict: false })) throw new InvalidRequest('The wallet address is not an address')
+  const from = getAddress(request.from)
+  const rows: Row[] = [
+    { label: ui.approve.network, value: networkLabel(request) },
+    { label: ui.approve.from, value: from, mono: true },
+  ]
+  return describers[request.method](request.params, { request, chainId, from, rows })
+}
+
+function eip155Chain(id: string): number {
+  const chainId = Caip.isChainId(id) && id.startsWith('eip155:') ? Number(id.slice('eip155:'.length)) : Number.NaN
+  if (!Number.isSafeInteger(chainId)) throw new InvalidRequest(`The network ${String(id)} is not an EIP-155 chain`)
+  return chainId
+}
+
+// The name and symbol come from the frame, which is not trusted: the CAIP-2 id beside the name is
+// what is signed for.
+function networkLabel(request: Request): string {
+  const name = optionalText(request.chainName, 'chainName')
+  return name === undefined ? request.chainId : `${name} (${request.chainId})`
+}
+
+function optionalText(value: unknown, what: string): string | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'string' || value.length === 0 || value.length > 64 || !Display.isSafeText(value))
+    throw new InvalidRequest(`${what} is not a short plain text`)
+  return value
+}
+
+function exactly(params: readonly unknown[], count: number, method: Method): unknown[] {
+  if (params.length !== count) throw new InvalidRequest(`${method}: expected ${count} params, got ${params.length}`)
+  return [...params]
+}
+
+function sameAddress(value: unknown, from: Address, what: string) {
+  if (typeof value !== 'string' || !isAddress(value, { strict: false }) || value.toLowerCase() !== from.toLowerCase())
+    throw new InvalidRequest(`${what} is not this wallet's address`)
+}
+
+function hexBytes(value: unknown, what: string): Hex {
+  if (typeof value !== 'string' || !isHex(value, { strict: true }) || value.length % 2 !== 0)
+    throw new InvalidRequest(`${what} is not 0x-prefixed hex bytes`)
+  return value
+}
+
+function personalSign(params: readonly unknown[], { rows, from }: Context): Description {
+  const [message, address] = exactly(params, 2, 'personal_sign')
+  sameAddress(address, from, 'personal_sign: the address')
+  const hex = hexBytes(message, 'personal_sign: the message')
+  if (size(hex) > maxMessageBytes) throw new InvalidRequest(`personal_sign: the message is over ${maxMessageBytes} bytes`)
+  const text = utf8(hex)
+  const row: Row =
+    text === undefined ? { label: ui.approve.messageHex, value: hex, mono: true } : { label: ui.approve.message, value: text }
+  return { method: 'personal_sign', title: ui.approve.methods.personal_sign, rows: [...rows, row], message: hex }
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/** The message as text when it is readable UTF-8; undefined means show it as hex. */
+function utf8(hex: Hex): string | undefined {
+  const bytes = hexToBytes(hex)
+  if (bytes.length === 0) return undefined
+  let text: string
+  try {
+    text = decoder.decode(bytes)
+  } catch {
+    return undefined // not UTF-8: shown as hex, which is the answer, not an error
+  }
+  return Display.isSafeText(text) ? text : undefined
+}
+
+function signTypedData(params: readonly unknown[], { rows, from, chainId }: Context): Description {
+  const [address, input] = exactly(params, 2, 'eth_signTypedData_v4')
+  sameAddress(address, from, 'eth_signTypedData_v4: the address')
+  const typedData = TypedData.parse(input, { maxChars: maxMessageBytes, chainId })
+  return {
+    method: 'eth_signTypedData_v4',
+    title: ui.approve.methods.eth_signTypedData_v4,
+    rows: [
+      ...rows,
+      { label: ui.approve.domain, value: TypedData.domainLines(typedData).join('\n'), mono: true },
+      { label: ui.approve.primaryType, value: typedData.primaryType, mono: true },
+      { label: ui.approve.typedData, value: TypedData.messageLines(typedData).join('\n'), mono: true },
+    ],
+    typedData,
+  }
+}
+
+const transactionKeys = new Set(['from', 'to', 'value', 'data', 'gas', 'nonce', 'maxFeePerGas', 'maxPriorityFeePerGas', 'chainId', 'type'])
+// JSON-RPC QUANTITY: 0x-hex without leading zeros.
+const quantityPattern = /^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$/
+
+function invalidTransaction(reason: string): InvalidRequest {
+  return new InvalidRequest(`eth_sendTransaction: ${reason}`)
+}
+
+function quantity(value: unknown, what: string): bigint {
+  if (typeof value !== 'string' || !quantityPattern.test(value)) throw invalidTransaction(`${what} is not a hex quantity`)
+  const n = BigInt(value)
+  if (n > maxUint256) throw invalidTransaction(`${what} is too large`)
+  return n
+}
+
+function sendTransaction(params: readonly unknown[], context: Context): Description {
+  const [tx] = exactly(params, 1, 'eth_sendTransaction')
+  if (typeof tx !== 'object' || tx === null || Array.isArray(tx)) throw invalidTransaction('the transaction is not an object')
+  const transaction = toTransaction(tx as Record<string, unknown>, context)
+  const symbol = optionalText(context.request.nativeSymbol, 'nativeSymbol') ?? 'ETH'
+  const { to, data, value, gas, maxFeePerGas } = transaction
+  return {
+    method: 'eth_sendTransaction',
+    title: ui.approve.methods.eth_sendTransaction,
+    rows: [
+      ...context.rows,
+      to ? { label: ui.approve.to, value: to, mono: true } : { label: ui.approve.to, value: ui.approve.contractCreation },
+      { label: ui.approve.value, value: Display.native(value, symbol) },
+      { label: ui.approve.fee, value: Display.native(gas * maxFeePerGas, symbol) },
+      ...callRows(to, data),
+    ],
+    transaction,
+  }
+}
+
+type Transaction = TransactionSerializableEIP1559 & {
+  to?: Address
+  data?: Hex
+  value: bigint
+  gas: bigint
+  maxFeePerGas: bigint
+}
+
+function toTransaction(tx: Record<string, unknown>, { from, chainId }: Context): Transaction {
+  for (const key of Object.keys(tx)) if (!transactionKeys.has(key)) throw invalidTransaction(`unexpected field ${key}`)
+  sameAddress(tx.from, from, 'eth_sendTransaction: from')
+  if (tx.type !== undefined && tx.type !== '0x2') throw invalidTransaction('only EIP-1559 (type 0x2) transactions are signed')
+  if (tx.chainId !== undefined && quantity(tx.chainId, 'chainId') !== BigInt(chainId))
+    throw invalidTransaction(`chainId ${String(tx.chainId)} is not the chain of this request (${chainId})`)
+  const to = recipient(tx.to)
+  // lower case, so the selector reads as viem computes it
+  const data = tx.data === undefined ? undefined : (hexBytes(tx.data, 'eth_sendTransaction: data').toLowerCase() as Hex)
+  // A creation without code would lock the value in an empty account.
+  if (!to && (!data || data === '0x')) throw invalidTransaction('a contract creation needs data')
+  const nonce = quantity(tx.nonce, 'nonce')
+  if (nonce > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidTransaction('nonce is too large')
+  const gas = quantity(tx.gas, 'gas')
+  if (gas === 0n) throw invalidTransaction('gas is 0')
+  const transaction: Transaction = {
+    type: 'eip1559',
+    chainId,
+    nonce: Number(nonce),
+    gas,
+    maxFeePerGas: quantity(tx.maxFeePerGas, 'maxFeePerGas'),
+    maxPriorityFeePerGas: quantity(tx.maxPriorityFeePerGas, 'maxPriorityFeePerGas'),
+    value: tx.value === undefined ? 0n : quantity(tx.value, 'value'),
+    ...(to ? { to } : {}),
+    ...(data ? { data } : {}),
+  }
+  try {
+    serializeTransaction(transaction) // viem's own checks (fee order, chain id): what it refuses is never shown
+  } catch (cause) {
+    throw new InvalidRequest('eth_sendTransaction: the transaction cannot be signed', { cause })
+  }
+  return transaction
+}
+
+/** `to`, checksummed; undefined for a contract creation. */
+function recipient(to: unknown): Address | undefined {
+  if (to === undefined) return undefined
+  // strict: a mixed-case address with a wrong checksum is a typo, not this recipient
+  if (typeof to !== 'string' || !isAddress(to)) throw invalidTransaction('to is not an address')
+  return getAddress(to)
+}
+
+// ERC-20 calls a person can read; other calls show their selector and length.
+const erc20Calls = erc20Abi.filter(
+  (item): item is Extract<(typeof erc20Abi)[number], { type: 'function' }> =>
+    item.type === 'function' && ['transfer', 'transferFrom', 'approve'].includes(item.name),
+)
+const erc20Selectors = new Map(erc20Calls.map((item) => [toFunctionSelector(item), item]))
+
+function callRows(to: Address | undefined, data: Hex | undefined): Row[] {
+  if (!data || data === '0x') return []
+  const length = Display.bytes(size(data))
+  if (!to) return [{ label: ui.approve.data, value: length, mono: true }]
+  const call = erc20Call(data)
+  if (call) return [{ label: ui.approve.call, value: call, mono: true }]
+  const selector = size(data) >= 4 ? slice(data, 0, 4) : data
+  return [{ label: ui.approve.data, value: `${selector} · ${length}`, mono: true }]
+}
+
+/** 'transfer\nto: 0x…\nvalue: 1,000' when `data` is exactly an ERC-20 transfer, transferFrom or approve. */
+function erc20Call(data: Hex): string | undefined {
+  const item = size(data) >= 4 ? erc20Selectors.get(slice(data, 0, 4)) : undefined
+  if (!item) return undefined
+  const args = decodeErc20(data)
+  // Only the canonical encoding is shown decoded: dirty padding or trailing bytes could be read
+  // differently by the contract than by this screen.
+  if (!args || encodeFunctionData({ abi: [item], args } as never) !== data) return undefined
+  const lines = item.inputs.map((input, i) => {
+    const arg = args[i]
+    return `${input.name}: ${typeof arg === 'bigint' ? Display.integer(arg) : getAddress(arg as string)}`
+  })
+  return [item.name, ...lines].join('\n')
+}
+
+function decodeErc20(data: Hex): readonly unknown[] | undefined {
+  try {
+    return decodeFunctionData({ abi: erc20Abi, data }).args
+  } catch {
+    return undefined // a known selector with malformed arguments: shown as raw data instead
+  }
+}
