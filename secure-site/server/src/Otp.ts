@@ -71,16 +71,24 @@ export type Refusal = { reason: 'throttled' | 'hourly' | 'locked'; retryAfter: n
  */
 export function mayStart(options: { email: string; deviceId: string; now: number; recent: readonly Challenge[]; failures: readonly number[] }): Refusal | undefined {
   const { email, deviceId, now, recent, failures } = options
-  const seconds = (until: number) => Math.max(1, Math.ceil((until - now) / 1000))
-  const locking = failures.filter((at) => at > now - policy.lockoutMs)
-  if (locking.length >= policy.lockoutFailures) return { reason: 'locked', retryAfter: seconds(locking.at(-policy.lockoutFailures)! + policy.lockoutMs) }
+  const locked = lockout(failures, now)
+  if (locked) return locked
   const mine = recent.filter((c) => c.email === email || c.deviceId === deviceId)
   const last = Math.max(...mine.map((c) => c.createdAt), -Infinity)
-  if (last > now - policy.resendMs) return { reason: 'throttled', retryAfter: seconds(last + policy.resendMs) }
+  if (last > now - policy.resendMs) return { reason: 'throttled', retryAfter: seconds(last + policy.resendMs, now) }
   const hour = recent.filter((c) => c.email === email && c.createdAt > now - hourMs).map((c) => c.createdAt)
-  if (hour.length >= policy.sendsPerHour) return { reason: 'hourly', retryAfter: seconds(Math.min(...hour) + hourMs) }
+  if (hour.length >= policy.sendsPerHour) return { reason: 'hourly', retryAfter: seconds(Math.min(...hour) + hourMs, now) }
   return undefined
 }
+
+/** The lockout, when this email had 20 failed verifications in the last 24 h (failures newest last). */
+export function lockout(failures: readonly number[], now: number): Refusal | undefined {
+  const locking = failures.filter((at) => at > now - policy.lockoutMs)
+  if (locking.length >= policy.lockoutFailures) return { reason: 'locked', retryAfter: seconds(locking.at(-policy.lockoutFailures)! + policy.lockoutMs, now) }
+  return undefined
+}
+
+const seconds = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 1000))
 
 export type Outcome = 'ok' | 'wrong' | 'expired' | 'used' | 'exhausted' | 'otherDevice'
 

@@ -55,3 +55,33 @@ export function app(options: Options) {
 
   return app
 }
+
+export type ResealRequest = { ticket: string; signature: string; sealed: string; device: string }
+
+/** The vault as the secure-site server calls it: `reseal` answers R2 sealed to the device's key. */
+export type Client = { reseal(body: ResealRequest): Promise<{ sealed: string }> }
+
+/** The vault did not answer, or answered 5xx: the server says 503, and the code can be asked again. */
+export class Unavailable extends Error {}
+
+/** An HTTP client for the vault process; `fetcher` is the in-process app's fetch in tests. */
+export function client(url: string, fetcher: (request: Request) => Response | Promise<Response> = fetch, timeoutMs = 10_000): Client {
+  return {
+    async reseal(body) {
+      const request = new Request(new URL('/reseal', url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      })
+      const response = await Promise.resolve(fetcher(request)).catch((error: unknown) => {
+        throw new Unavailable(`The vault at ${url} did not answer`, { cause: error })
+      })
+      const answer = (await response.json().catch(() => undefined)) as { sealed?: unknown; message?: unknown } | undefined
+      if (response.status >= 500) throw new Unavailable(`The vault answered ${response.status}`)
+      // A refused ticket is the server's own fault, never the device's: it becomes a logged 500.
+      if (!response.ok || typeof answer?.sealed !== 'string') throw new Error(`The vault refused the re-seal: ${response.status} ${String(answer?.message)}`)
+      return { sealed: answer.sealed }
+    },
+  }
+}

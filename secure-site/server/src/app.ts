@@ -1,0 +1,97 @@
+/**
+ * The secure-site server (API.md, notes/embedded-wallet.md §4): the embedded wallet's own API on the
+ * secure origin, and the built secure-site under a strict CSP. One Hono app over its dependencies, so
+ * tests run it in-process with a fake clock, a recording mailer and the in-process vault.
+ * `import * as App from './app.js'` → `App.app(deps)`.
+ */
+import { serveStatic } from '@hono/node-server/serve-static'
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import * as Audit from './Audit.js'
+import * as Auth from './auth.js'
+import { HttpError, respond } from './http.js'
+import type * as Mail from './mail.js'
+import * as Devices from './routes/devices.js'
+import * as Email from './routes/email.js'
+import * as Session from './routes/session.js'
+import * as Wallet from './routes/wallet.js'
+import type * as Stamp from './Stamp.js'
+import type { Storage } from './storage/Storage.js'
+import type * as Vault from './Vault.js'
+
+export type Deps = {
+  storage: Storage
+  /** Kept outside the database (secrets.ts): KEK_A, the OTP pepper, the ticket key's private half. */
+  secrets: { kek: CryptoKey; pepper: Uint8Array; ticketKey: CryptoKey }
+  vault: Vault.Client
+  mailer: Mail.Mailer
+  now(): number
+  /** The built secure-site, served for every other GET. */
+  staticDir?: string
+  log?(message: string, error?: unknown): void
+}
+
+/** What the routes use: the deps, the nonce store, and the audit and mail helpers. */
+export type Server = Deps & {
+  nonces: Stamp.Nonces
+  log(message: string, error?: unknown): void
+  audit(userId: string, kind: (typeof Audit.kinds)[keyof typeof Audit.kinds], detail: Record<string, unknown>): Promise<void>
+  /** Queues a mail; a mailer that throws is logged, never the route's failure. */
+  mail(mail: Mail.Mail): void
+}
+
+// frame-ancestors is checked against every ancestor, the dapp's top page included, so it cannot single
+// out the frame-app; the secure-site pins its parent origin in code instead.
+export const contentSecurityPolicy =
+  "default-src 'self'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; object-src 'none'; frame-ancestors *"
+
+export const bodyLimitBytes = 16 * 1024
+
+export function app(deps: Deps) {
+  const log = deps.log ?? ((message: string, error?: unknown) => console.error(`[doorway:secure] ${message}`, error ?? ''))
+  const server: Server = {
+    ...deps,
+    log,
+    nonces: Auth.nonces(deps),
+    async audit(userId, kind, detail) {
+      await deps.storage.audit.append(userId, { at: deps.now(), kind, detail })
+    },
+    mail(mail) {
+      try {
+        const sending: unknown = deps.mailer.send(mail)
+        if (sending instanceof Promise) sending.catch((error: unknown) => log('mail not queued', error))
+      } catch (error) {
+        log('mail not queued', error)
+      }
+    },
+  }
+
+  const app = new Hono()
+  app.use('*', async (c, next) => {
+    await next()
+    c.res.headers.set('content-security-policy', contentSecurityPolicy)
+    c.res.headers.set('referrer-policy', 'no-referrer')
+    c.res.headers.set('x-content-type-options', 'nosniff')
+    // Answers carry shares: never cached. Pages are revalidated, so a new build shows at once.
+    c.res.headers.set('cache-control', c.req.path.startsWith('/v1/') ? 'no-store' : 'no-cache')
+  })
+  app.use('/v1/*', bodyLimit({ maxSize: bodyLimitBytes, onError: (c) => c.json({ message: 'The body is larger than 16 KB' }, 413) }))
+  app.get('/healthz', (c) => c.json({ ok: true }))
+  app.route('/', Devices.routes(server))
+  app.route('/', Email.routes(server))
+  app.route('/', Wallet.routes(server))
+  app.route('/', Session.routes(server))
+  if (deps.staticDir) {
+    // serveStatic refuses `..`, encoded separators and double slashes; a directory serves its index.html.
+    const files = serveStatic({ root: deps.staticDir })
+    app.get('*', (c, next) => (c.req.path.startsWith('/v1/') ? next() : files(c, next)))
+  }
+  app.notFound((c) => c.json({ message: 'Not found' }, 404))
+  // Answers say what was wrong with the request; a 500 is only ever the server's own fault, and logged.
+  app.onError((error, c) => {
+    if (error instanceof HttpError) return respond(c, error)
+    log(`${c.req.method} ${c.req.path} failed`, error)
+    return c.json({ message: 'Internal error' }, 500)
+  })
+  return app
+}

@@ -1,0 +1,109 @@
+/**
+ * What the secure-site server keeps (notes/embedded-wallet.md §4.9), behind one interface: an embedded
+ * PGlite database by default, PostgreSQL for operators running several instances. Shares arrive here
+ * already encrypted (A_i and R1 under KEK_A) or sealed (R2, to the vault): the storage never holds a
+ * key, a share in clear or a code. `import * as Storage from './storage/Storage.js'`.
+ */
+import type * as Otp from '../Otp.js'
+
+export type User = {
+  id: string
+  email: string
+  /** The wallet's EVM address, the commitment every combine is checked against; null before a wallet exists. */
+  address: string | null
+  createdAt: number
+}
+
+export type Device = {
+  id: string
+  /** The device's ECDSA P-256 public key, the uncompressed point as base64url. */
+  publicKey: string
+  /** The user a verified code linked it to. */
+  userId: string | null
+  createdAt: number
+  lastSeen: number
+  /** When the code that started its session was verified; null when it has no session. */
+  sessionStartedAt: number | null
+  /** When this device last verified a code (fresh auth, notes §4.3). */
+  freshAuthAt: number | null
+  revoked: boolean
+}
+
+/** A code challenge as stored: the policy's record and the host the mail named. */
+export type Challenge = Otp.Challenge & { host: string }
+
+/** A wallet's recovery pair: R1 under KEK_A, R2 sealed to the vault (notes §4.2). */
+export type Recovery = { recovery1: Uint8Array; recovery2: Uint8Array; mode: 'automatic' }
+
+/** An audit entry as it is chained (Audit.ts): the hash covers the previous hash and the entry. */
+export type AuditEntry = {
+  userId: string
+  seq: number
+  at: number
+  kind: string
+  detail: Record<string, unknown>
+  prevHash: string
+  hash: string
+}
+
+export type Storage = {
+  users: {
+    get(id: string): Promise<User | undefined>
+    byEmail(email: string): Promise<User | undefined>
+    /** The user of this email, created with `id` when there is none yet (a concurrent first sign-in gets the same user). */
+    ensure(options: { id: string; email: string; now: number }): Promise<{ user: User; created: boolean }>
+  }
+  devices: {
+    get(id: string): Promise<Device | undefined>
+    /** 'taken' when the id belongs to another key (or a revoked device). */
+    enrol(options: { id: string; publicKey: string; now: number }): Promise<'created' | 'same' | 'taken'>
+    touch(id: string, now: number): Promise<void>
+    /** Links the device to the user and starts a session with fresh auth, now. */
+    startSession(id: string, userId: string, now: number): Promise<void>
+    endSession(id: string): Promise<void>
+  }
+  challenges: {
+    /**
+     * Stores the challenge unless `refuse`, given the challenges of the last hour for its email or its
+     * device and the email's failures of the last 24 h, answers a refusal. Atomic across instances.
+     */
+    start<R>(challenge: Challenge, refuse: (recent: Challenge[], failures: number[]) => R | undefined): Promise<R | undefined>
+    /**
+     * Decides one attempt at a challenge, given the email's failures of the last 24 h and serialised
+     * with any other attempt at it: 'ok' marks it used, 'wrong' spends an attempt and records a failure
+     * for the email. Undefined for an unknown challenge.
+     */
+    attempt<O extends string>(id: string, now: number, decide: (challenge: Challenge, failures: number[]) => O): Promise<{ challenge: Challenge; outcome: O; failures: number[] } | undefined>
+  }
+  wallets: {
+    /** Stores a new wallet (the address, the first device's A, R1, sealed R2); false when the user has one. */
+    create(options: { userId: string; address: string; deviceId: string; deviceShare: Uint8Array; recovery1: Uint8Array; recovery2: Uint8Array; now: number }): Promise<boolean>
+    recovery(userId: string): Promise<Recovery | undefined>
+    deviceShare(userId: string, deviceId: string): Promise<Uint8Array | undefined>
+    putDeviceShare(options: { userId: string; deviceId: string; share: Uint8Array; now: number }): Promise<void>
+    deleteDeviceShare(userId: string, deviceId: string): Promise<void>
+  }
+  nonces: {
+    /** True when this device's nonce was not seen before (Stamp.Nonces). */
+    claim(deviceId: string, nonce: string, expiresAt: number): Promise<boolean>
+    prune(now: number): Promise<void>
+  }
+  audit: {
+    /** Appends to the user's chain (append-only, hash-chained per user). */
+    append(userId: string, entry: { at: number; kind: string; detail: Record<string, unknown> }): Promise<AuditEntry>
+    list(userId: string): Promise<AuditEntry[]>
+  }
+  close(): Promise<void>
+}
+
+export type Config = { kind: 'embedded'; dir: string } | { kind: 'postgres'; url: string }
+
+export async function open(config: Config): Promise<Storage> {
+  if (config.kind === 'postgres') return (await import('./postgres.js')).open(config.url)
+  return (await import('./embedded.js')).open(config.dir)
+}
+
+/** A postgres:// URL selects PostgreSQL; anything else is the embedded database's directory. */
+export function fromString(value: string): Config {
+  return /^postgres(ql)?:\/\//.test(value) ? { kind: 'postgres', url: value } : { kind: 'embedded', dir: value }
+}

@@ -1,0 +1,283 @@
+/**
+ * The one SQL behind both stores (notes/embedded-wallet.md §4.9): schema and queries over a minimal
+ * client that PGlite and a `pg` Pool both satisfy, so the embedded and the PostgreSQL store cannot
+ * drift apart. Decisions (code policy, sessions) live in Otp.ts and the routes; this file only keeps
+ * rows and makes the few multi-step changes atomic.
+ */
+import * as Audit from '../Audit.js'
+import * as Otp from '../Otp.js'
+import type { AuditEntry, Challenge, Device, Recovery, Storage, User } from './Storage.js'
+
+/** Parameterised queries and a multi-statement script without parameters. */
+export type Queryable = {
+  query<T>(text: string, params?: unknown[]): Promise<{ rows: T[] }>
+  exec(script: string): Promise<unknown>
+}
+
+/** What the stores need from a driver: queries, and a transaction on one connection. */
+export type Client = Queryable & { transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> }
+
+// Idempotent, and serialised by an advisory lock so several instances can start at once.
+export const schema = `
+BEGIN;
+SELECT pg_advisory_xact_lock(4242101);
+CREATE TABLE IF NOT EXISTS users (
+  id text PRIMARY KEY,
+  address text,
+  created_at bigint NOT NULL
+);
+CREATE TABLE IF NOT EXISTS identities (
+  provider text NOT NULL,
+  subject text NOT NULL,
+  user_id text NOT NULL REFERENCES users (id),
+  created_at bigint NOT NULL,
+  PRIMARY KEY (provider, subject)
+);
+CREATE INDEX IF NOT EXISTS identities_by_user ON identities (user_id);
+CREATE TABLE IF NOT EXISTS devices (
+  id text PRIMARY KEY,
+  public_key text NOT NULL,
+  user_id text REFERENCES users (id),
+  created_at bigint NOT NULL,
+  last_seen bigint NOT NULL,
+  session_started_at bigint,
+  fresh_auth_at bigint,
+  revoked boolean NOT NULL DEFAULT false
+);
+CREATE TABLE IF NOT EXISTS device_shares (
+  user_id text NOT NULL REFERENCES users (id),
+  device_id text NOT NULL REFERENCES devices (id),
+  share bytea NOT NULL,
+  created_at bigint NOT NULL,
+  PRIMARY KEY (user_id, device_id)
+);
+CREATE TABLE IF NOT EXISTS recovery (
+  user_id text PRIMARY KEY REFERENCES users (id),
+  recovery1 bytea NOT NULL,
+  recovery2 bytea NOT NULL,
+  mode text NOT NULL CHECK (mode IN ('automatic')),
+  created_at bigint NOT NULL
+);
+CREATE TABLE IF NOT EXISTS otp_challenges (
+  id text PRIMARY KEY,
+  email text NOT NULL,
+  device_id text NOT NULL REFERENCES devices (id),
+  host text NOT NULL,
+  digest text NOT NULL,
+  attempts integer NOT NULL,
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  used_at bigint
+);
+CREATE INDEX IF NOT EXISTS otp_challenges_by_email ON otp_challenges (email, created_at);
+CREATE INDEX IF NOT EXISTS otp_challenges_by_device ON otp_challenges (device_id, created_at);
+CREATE TABLE IF NOT EXISTS otp_failures (
+  seq bigserial PRIMARY KEY,
+  email text NOT NULL,
+  at bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS otp_failures_by_email ON otp_failures (email, at);
+CREATE TABLE IF NOT EXISTS nonces (
+  device_id text NOT NULL,
+  nonce text NOT NULL,
+  expires_at bigint NOT NULL,
+  PRIMARY KEY (device_id, nonce)
+);
+CREATE INDEX IF NOT EXISTS nonces_by_expiry ON nonces (expires_at);
+CREATE TABLE IF NOT EXISTS audit_log (
+  user_id text NOT NULL REFERENCES users (id),
+  seq integer NOT NULL,
+  at bigint NOT NULL,
+  kind text NOT NULL,
+  detail jsonb NOT NULL,
+  prev_hash text NOT NULL,
+  hash text NOT NULL,
+  PRIMARY KEY (user_id, seq)
+);
+-- Append-only in the database too: the server's own bugs cannot rewrite history (a thief with the
+-- database can, and the hash chain shows it).
+CREATE OR REPLACE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'audit_log is append-only';
+END
+$$;
+CREATE OR REPLACE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log
+  FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
+CREATE OR REPLACE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
+  FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
+COMMIT;
+`
+
+// bigint columns come back as strings from `pg`; float8 is exact for millisecond times and is a number in both drivers.
+const userColumns = `u.id, i.subject AS email, u.address, u.created_at::float8 AS "createdAt"`
+const userFrom = `users u JOIN identities i ON i.user_id = u.id AND i.provider = 'email'`
+const deviceColumns = `id, public_key AS "publicKey", user_id AS "userId", created_at::float8 AS "createdAt", last_seen::float8 AS "lastSeen",
+  session_started_at::float8 AS "sessionStartedAt", fresh_auth_at::float8 AS "freshAuthAt", revoked`
+const challengeColumns = `id, email, device_id AS "deviceId", host, digest, attempts, created_at::float8 AS "createdAt",
+  expires_at::float8 AS "expiresAt", used_at::float8 AS "usedAt"`
+const auditColumns = `user_id AS "userId", seq, at::float8 AS at, kind, detail, prev_hash AS "prevHash", hash`
+
+export const queries = {
+  user: `SELECT ${userColumns} FROM ${userFrom} WHERE u.id = $1`,
+  userByEmail: `SELECT ${userColumns} FROM ${userFrom} WHERE i.subject = $1`,
+  insertUser: `INSERT INTO users (id, created_at) VALUES ($1, $2)`,
+  // No row back: the email was claimed first by a concurrent sign-in.
+  insertIdentity: `INSERT INTO identities (provider, subject, user_id, created_at) VALUES ('email', $1, $2, $3)
+    ON CONFLICT (provider, subject) DO NOTHING RETURNING user_id`,
+  deleteUser: `DELETE FROM users WHERE id = $1`,
+  device: `SELECT ${deviceColumns} FROM devices WHERE id = $1`,
+  insertDevice: `INSERT INTO devices (id, public_key, created_at, last_seen) VALUES ($1, $2, $3, $3)
+    ON CONFLICT (id) DO NOTHING RETURNING id`,
+  touchDevice: `UPDATE devices SET last_seen = GREATEST(last_seen, $2) WHERE id = $1`,
+  startSession: `UPDATE devices SET user_id = $2, session_started_at = $3, fresh_auth_at = $3, last_seen = $3 WHERE id = $1`,
+  endSession: `UPDATE devices SET session_started_at = NULL, fresh_auth_at = NULL WHERE id = $1`,
+  lockChallenges: `SELECT pg_advisory_xact_lock(4242102)`,
+  recentChallenges: `SELECT ${challengeColumns} FROM otp_challenges WHERE (email = $1 OR device_id = $2) AND created_at > $3
+    ORDER BY created_at`,
+  insertChallenge: `INSERT INTO otp_challenges (id, email, device_id, host, digest, attempts, created_at, expires_at, used_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+  challengeForUpdate: `SELECT ${challengeColumns} FROM otp_challenges WHERE id = $1 FOR UPDATE`,
+  spendAttempt: `UPDATE otp_challenges SET attempts = attempts + 1 WHERE id = $1`,
+  markUsed: `UPDATE otp_challenges SET used_at = $2 WHERE id = $1`,
+  insertFailure: `INSERT INTO otp_failures (email, at) VALUES ($1, $2)`,
+  failures: `SELECT at::float8 AS at FROM otp_failures WHERE email = $1 AND at > $2 ORDER BY at, seq`,
+  // No row back: the user has a wallet already.
+  setAddress: `UPDATE users SET address = $2 WHERE id = $1 AND address IS NULL RETURNING id`,
+  insertRecovery: `INSERT INTO recovery (user_id, recovery1, recovery2, mode, created_at) VALUES ($1, $2, $3, 'automatic', $4)`,
+  recovery: `SELECT recovery1, recovery2, mode FROM recovery WHERE user_id = $1`,
+  deviceShare: `SELECT share FROM device_shares WHERE user_id = $1 AND device_id = $2`,
+  putDeviceShare: `INSERT INTO device_shares (user_id, device_id, share, created_at) VALUES ($1, $2, $3, $4)
+    ON CONFLICT (user_id, device_id) DO UPDATE SET share = EXCLUDED.share, created_at = EXCLUDED.created_at`,
+  deleteDeviceShare: `DELETE FROM device_shares WHERE user_id = $1 AND device_id = $2`,
+  claimNonce: `INSERT INTO nonces (device_id, nonce, expires_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING nonce`,
+  pruneNonces: `DELETE FROM nonces WHERE expires_at <= $1`,
+  lastAudit: `SELECT seq, hash FROM audit_log WHERE user_id = $1 ORDER BY seq DESC LIMIT 1`,
+  // No row back: a concurrent append took this seq; the caller chains onto it instead.
+  appendAudit: `INSERT INTO audit_log (user_id, seq, at, kind, detail, prev_hash, hash) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)
+    ON CONFLICT (user_id, seq) DO NOTHING RETURNING seq`,
+  listAudit: `SELECT ${auditColumns} FROM audit_log WHERE user_id = $1 ORDER BY seq`,
+} as const
+
+/** The Storage over a migrated client; `close` releases the driver. */
+export async function create(client: Client, close: () => Promise<void>): Promise<Storage> {
+  await client.exec(schema)
+  const one = async <T>(text: string, params: unknown[], db: Queryable = client) => (await db.query<T>(text, params)).rows[0]
+
+  const users: Storage['users'] = {
+    get: (id) => one<User>(queries.user, [id]),
+    byEmail: (email) => one<User>(queries.userByEmail, [email]),
+    async ensure({ id, email, now }) {
+      const existing = await one<User>(queries.userByEmail, [email])
+      if (existing) return { user: existing, created: false }
+      const created = await client.transaction(async (tx) => {
+        await tx.query(queries.insertUser, [id, now])
+        const claimed = await one(queries.insertIdentity, [email, id, now], tx)
+        if (!claimed) await tx.query(queries.deleteUser, [id])
+        return Boolean(claimed)
+      })
+      return { user: (await one<User>(queries.userByEmail, [email]))!, created }
+    },
+  }
+
+  const devices: Storage['devices'] = {
+    get: (id) => one<Device>(queries.device, [id]),
+    async enrol({ id, publicKey, now }) {
+      if (await one(queries.insertDevice, [id, publicKey, now])) return 'created'
+      const device = await one<Device>(queries.device, [id])
+      return device && device.publicKey === publicKey && !device.revoked ? 'same' : 'taken'
+    },
+    async touch(id, now) {
+      await client.query(queries.touchDevice, [id, now])
+    },
+    async startSession(id, userId, now) {
+      await client.query(queries.startSession, [id, userId, now])
+    },
+    async endSession(id) {
+      await client.query(queries.endSession, [id])
+    },
+  }
+
+  const challenges: Storage['challenges'] = {
+    start: (challenge, refuse) =>
+      client.transaction(async (tx) => {
+        // One start at a time, so two concurrent requests cannot both pass the 30 s throttle.
+        await tx.query(queries.lockChallenges)
+        const { id, email, deviceId, host, digest, attempts, createdAt, expiresAt, usedAt } = challenge
+        const recent = (await tx.query<Challenge>(queries.recentChallenges, [email, deviceId, createdAt - hourMs])).rows
+        const failures = (await tx.query<{ at: number }>(queries.failures, [email, createdAt - Otp.policy.lockoutMs])).rows.map((r) => r.at)
+        const refusal = refuse(recent, failures)
+        if (refusal === undefined) await tx.query(queries.insertChallenge, [id, email, deviceId, host, digest, attempts, createdAt, expiresAt, usedAt])
+        return refusal
+      }),
+    attempt: (id, now, decide) =>
+      client.transaction(async (tx) => {
+        const challenge = await one<Challenge>(queries.challengeForUpdate, [id], tx)
+        if (!challenge) return undefined
+        const failures = (await tx.query<{ at: number }>(queries.failures, [challenge.email, now - Otp.policy.lockoutMs])).rows.map((r) => r.at)
+        const outcome = decide(challenge, failures)
+        if (outcome === 'ok') await tx.query(queries.markUsed, [id, now])
+        if (outcome === 'wrong') {
+          await tx.query(queries.spendAttempt, [id])
+          await tx.query(queries.insertFailure, [challenge.email, now])
+        }
+        return { challenge, outcome, failures }
+      }),
+  }
+
+  const wallets: Storage['wallets'] = {
+    create: ({ userId, address, deviceId, deviceShare, recovery1, recovery2, now }) =>
+      client.transaction(async (tx) => {
+        if (!(await one(queries.setAddress, [userId, address], tx))) return false
+        await tx.query(queries.insertRecovery, [userId, bytea(recovery1), bytea(recovery2), now])
+        await tx.query(queries.putDeviceShare, [userId, deviceId, bytea(deviceShare), now])
+        return true
+      }),
+    async recovery(userId) {
+      const row = await one<{ recovery1: Uint8Array; recovery2: Uint8Array; mode: Recovery['mode'] }>(queries.recovery, [userId])
+      return row && { recovery1: bytes(row.recovery1), recovery2: bytes(row.recovery2), mode: row.mode }
+    },
+    async deviceShare(userId, deviceId) {
+      const row = await one<{ share: Uint8Array }>(queries.deviceShare, [userId, deviceId])
+      return row && bytes(row.share)
+    },
+    async putDeviceShare({ userId, deviceId, share, now }) {
+      await client.query(queries.putDeviceShare, [userId, deviceId, bytea(share), now])
+    },
+    async deleteDeviceShare(userId, deviceId) {
+      await client.query(queries.deleteDeviceShare, [userId, deviceId])
+    },
+  }
+
+  const nonces: Storage['nonces'] = {
+    async claim(deviceId, nonce, expiresAt) {
+      return Boolean(await one(queries.claimNonce, [deviceId, nonce, expiresAt]))
+    },
+    async prune(now) {
+      await client.query(queries.pruneNonces, [now])
+    },
+  }
+
+  const audit: Storage['audit'] = {
+    async append(userId, { at, kind, detail }) {
+      // Optimistic: a concurrent append to the same chain wins the seq, and this one links after it.
+      for (;;) {
+        const last = await one<{ seq: number; hash: string }>(queries.lastAudit, [userId])
+        const entry = { userId, seq: (last?.seq ?? 0) + 1, at, kind, detail }
+        const prevHash = last?.hash ?? Audit.genesis
+        const hash = Audit.hash(prevHash, entry)
+        if (await one(queries.appendAudit, [userId, entry.seq, at, kind, JSON.stringify(detail), prevHash, hash])) return { ...entry, prevHash, hash }
+      }
+    },
+    async list(userId) {
+      return (await client.query<AuditEntry>(queries.listAudit, [userId])).rows
+    },
+  }
+
+  return { users, devices, challenges, wallets, nonces, audit, close }
+}
+
+const hourMs = 3_600_000
+
+// `pg` hands bytea back as a Buffer and takes one in; PGlite uses plain Uint8Arrays.
+const bytea = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset, value.byteLength)
+const bytes = (value: Uint8Array) => new Uint8Array(value)

@@ -1,0 +1,109 @@
+/**
+ * What the routes rely on the store for when requests race (several instances on one PostgreSQL, or
+ * interleaved requests on PGlite): one chain, one user per email, one code per throttle window, five
+ * attempts per code, one use per nonce. The same suite on both stores.
+ */
+import * as Ids from '@doorway/shared/Ids'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import * as Audit from '../Audit.js'
+import * as Otp from '../Otp.js'
+import { backends, type Place } from './testing.js'
+
+const now = Date.UTC(2026, 10, 23, 12)
+const pepper = new Uint8Array(32).fill(1)
+
+describe.each(backends)('%s', (_, create) => {
+  let place: Place
+  beforeAll(async () => {
+    place = await create()
+  }, 120_000)
+  afterAll(() => place?.dispose(), 60_000)
+
+  const device = async () => {
+    const id = Ids.random()
+    await place.storage.devices.enrol({ id, publicKey: `key-${id}`, now })
+    return id
+  }
+
+  describe('users', () => {
+    test('behavior: racing first sign-ins of one email get one user', async () => {
+      const email = `${Ids.random()}@example.test`
+      const results = await Promise.all(Array.from({ length: 8 }, () => place.storage.users.ensure({ id: Ids.random(), email, now })))
+      expect(new Set(results.map((r) => r.user.id)).size).toBe(1)
+      expect(results.filter((r) => r.created)).toHaveLength(1)
+      expect(await place.raw('SELECT id FROM users WHERE id = ANY($1)', [results.map((r) => r.user.id).concat(Ids.random())])).toHaveLength(1)
+    })
+  })
+
+  describe('devices', () => {
+    test('behavior: enrol answers created, then same for the same key, taken for another', async () => {
+      const id = Ids.random()
+      expect(await place.storage.devices.enrol({ id, publicKey: 'k1', now })).toBe('created')
+      expect(await place.storage.devices.enrol({ id, publicKey: 'k1', now })).toBe('same')
+      expect(await place.storage.devices.enrol({ id, publicKey: 'k2', now })).toBe('taken')
+      expect(await place.storage.devices.get(id)).toEqual({ id, publicKey: 'k1', userId: null, createdAt: now, lastSeen: now, sessionStartedAt: null, freshAuthAt: null, revoked: false })
+    })
+  })
+
+  describe('challenges', () => {
+    test('behavior: racing starts for one email store one code', async () => {
+      const email = `${Ids.random()}@example.test`
+      const devices = await Promise.all(Array.from({ length: 6 }, device))
+      const refusals = await Promise.all(
+        devices.map((deviceId) => {
+          const challenge = { ...Otp.create({ id: Ids.random(), email, deviceId, code: '123456', pepper, now }), host: 'http://a.test' }
+          return place.storage.challenges.start(challenge, (recent, failures) => Otp.mayStart({ email, deviceId, now, recent, failures }))
+        }),
+      )
+      expect(refusals.filter((r) => r === undefined)).toHaveLength(1)
+      expect(await place.raw('SELECT id FROM otp_challenges WHERE email = $1', [email])).toHaveLength(1)
+    })
+
+    test('behavior: racing wrong guesses spend exactly five attempts and record five failures', async () => {
+      const email = `${Ids.random()}@example.test`
+      const deviceId = await device()
+      const challenge = { ...Otp.create({ id: Ids.random(), email, deviceId, code: '123456', pepper, now }), host: 'http://a.test' }
+      await place.storage.challenges.start(challenge, () => undefined)
+      const guesses = await Promise.all(
+        Array.from({ length: 10 }, () => place.storage.challenges.attempt(challenge.id, now, (c) => Otp.verify(c, { email, deviceId, code: '000000', pepper, now }))),
+      )
+      expect(guesses.map((g) => g!.outcome).sort()).toEqual([...Array(5).fill('exhausted'), ...Array(5).fill('wrong')])
+      expect(await place.raw('SELECT at FROM otp_failures WHERE email = $1', [email])).toHaveLength(5)
+      expect(await place.storage.challenges.attempt(Ids.random(), now, () => 'ok')).toBeUndefined()
+    })
+  })
+
+  describe('nonces', () => {
+    test('behavior: a nonce is claimed once per device; prune drops only expired ones', async () => {
+      const [a, b, nonce] = [Ids.random(), Ids.random(), Ids.random()]
+      expect(await place.storage.nonces.claim(a, nonce, now + 1_000)).toBe(true)
+      expect(await place.storage.nonces.claim(a, nonce, now + 1_000)).toBe(false)
+      expect(await place.storage.nonces.claim(b, nonce, now + 5_000)).toBe(true)
+      await place.storage.nonces.prune(now + 1_000)
+      expect(await place.raw('SELECT device_id FROM nonces WHERE nonce = $1', [nonce])).toEqual([{ device_id: b }])
+    })
+  })
+
+  describe('audit', () => {
+    test('behavior: racing appends make one unbroken chain per user', async () => {
+      const [u1, u2] = await Promise.all([1, 2].map(async () => (await place.storage.users.ensure({ id: Ids.random(), email: `${Ids.random()}@example.test`, now })).user.id))
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) => place.storage.audit.append(i % 2 ? u1! : u2!, { at: now + i, kind: Audit.kinds.shareReleased, detail: { i } })),
+      )
+      for (const userId of [u1!, u2!]) {
+        const entries = await place.storage.audit.list(userId)
+        expect(entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6])
+        expect(Audit.verifyChain(entries)).toEqual({ ok: true })
+      }
+    })
+  })
+
+  describe('schema', () => {
+    test('behavior: a second instance opening the same database keeps its rows', async () => {
+      const { user } = await place.storage.users.ensure({ id: Ids.random(), email: `${Ids.random()}@example.test`, now })
+      const [a, b] = await Promise.all([place.another(), place.another()])
+      expect(await a.users.get(user.id)).toEqual(user)
+      await Promise.all([a.close(), b.close()])
+    })
+  })
+})
