@@ -402,7 +402,8 @@ describe.each(backends)('app on %s', (_, create) => {
       const d = await enrolled()
       const to = email()
       const challengeId = await start(d, to)
-      for (let i = 0; i < Otp.policy.attempts; i++) expect((await verify(d, challengeId, wrong(codeFor(to)))).body).toMatchObject({ reason: 'wrong', message: 'The code is not right' })
+      for (let i = 0; i < Otp.policy.attempts; i++)
+        expect(await verify(d, challengeId, wrong(codeFor(to)))).toMatchObject({ status: 401, body: { reason: 'wrong', message: 'The code is not right', attemptsLeft: 4 - i } })
       expect(await verify(d, challengeId, codeFor(to))).toMatchObject({ status: 401, body: { reason: 'exhausted' } })
     })
 

@@ -1,5 +1,5 @@
 /**
- * The server's HTTP pieces (API.md Conventions): errors as `{ message, reason?, retryAfter? }` with a
+ * The server's HTTP pieces (API.md Conventions): errors as `{ message, reason?, retryAfter?, attemptsLeft? }` with a
  * 4xx status, and input checks that throw 400 naming the field. `import * as Http from './http.js'`.
  */
 import * as Ids from '@doorway/shared/Ids'
@@ -13,7 +13,7 @@ export class HttpError extends Error {
   constructor(
     readonly status: Status,
     message: string,
-    readonly extra: { reason?: string; retryAfter?: number } = {},
+    readonly extra: { reason?: string; retryAfter?: number; attemptsLeft?: number } = {},
   ) {
     super(message)
   }

@@ -66,7 +66,8 @@ export function routes(server: Server) {
     if (outcome !== 'ok') {
       // notes §4.4: the failure that locks the email tells its owner.
       if (outcome === 'wrong' && Otp.lockout([...failures, now], now)) server.mail(Mail.locked({ to: challenge.email }))
-      throw new Http.HttpError(401, refusals[outcome], { reason: outcome })
+      const attemptsLeft = outcome === 'wrong' ? { attemptsLeft: Otp.policy.attempts - challenge.attempts - 1 } : {}
+      throw new Http.HttpError(401, refusals[outcome], { reason: outcome, ...attemptsLeft })
     }
 
     const { user } = await storage.users.ensure({ id: Ids.random(), email: challenge.email, now })
