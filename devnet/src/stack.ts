@@ -7,6 +7,8 @@ export const ports = {
   secure: port('DOORWAY_SECURE_PORT', 5175),
   api: port('DOORWAY_API_PORT', 8787),
   relay: port('DOORWAY_RELAY_PORT', 8790),
+  /** The embedded wallet's vault (secure-site/server, `--role=vault`): loopback only, called by the secure-site server. */
+  vault: port('DOORWAY_VAULT_PORT', 8791),
   testWallet: port('DOORWAY_TEST_WALLET_PORT', 8792),
   smtp: port('DOORWAY_SMTP_PORT', 2525),
   mail: port('DOORWAY_MAIL_PORT', 8025),
@@ -23,7 +25,11 @@ export const urls = {
   mail: `http://127.0.0.1:${ports.mail}`,
 }
 
-/** What the builds bake in: the SDK's default frame URL and the frame's secure-site URL (spec §9). */
+/**
+ * What the builds bake in: the SDK's default frame URL and the frame's secure-site URL (spec §9). The
+ * secure-site build also pins the vault's public key, DOORWAY_VAULT_PUBLIC_KEY, which start.ts adds
+ * from the dev secrets it makes (secure-site/server/src/secrets.ts ensureDev).
+ */
 export const buildEnv = {
   DOORWAY_FRAME_URL: urls.frame,
   DOORWAY_SECURE_URL: urls.secure,

@@ -1,6 +1,7 @@
 /**
  * `npm start`: build the SDK, frame-app, secure-site and dev wallet for the local stack, start the anvil
- * chains, then serve every origin of DESIGN.md §3 that exists so far. Ctrl+C stops everything.
+ * chains, then serve every origin of DESIGN.md §3 that exists so far: the secure-site's own server and
+ * its vault (a child process) among them. Ctrl+C stops everything.
  */
 import { execFileSync } from 'node:child_process'
 import type { Server } from 'node:http'
@@ -8,6 +9,9 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as ApiConfig from '../../api/src/config.js'
 import * as Api from '../../api/src/server.js'
+import * as SecureServer from '../../secure-site/server/src/main.js'
+import * as SecureSecrets from '../../secure-site/server/src/secrets.js'
+import * as SecureStorage from '../../secure-site/server/src/storage/Storage.js'
 import * as Anvil from './anvil.js'
 import * as MailSink from './mailSink.js'
 import * as Relay from './relay.js'
@@ -19,13 +23,17 @@ import * as Tokens from './tokens.js'
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
 const at = (path: string) => join(root, path)
 
+// The embedded wallet's dev secrets (gitignored): KEK_A, the OTP pepper, the ticket and vault keys. The
+// secure-site build pins the vault's public key; the browser never fetches it (notes §4.2).
+const secureSecrets = await SecureSecrets.ensureDev(at('.doorway/secure'))
+
 if (!process.argv.includes('--no-build')) {
   console.log('Building the SDK, frame-app, secure-site and dev wallet…')
   for (const workspace of ['sdk', 'frame-app', 'secure-site', 'examples'])
     execFileSync('npm', ['run', 'build', '--silent', '-w', workspace], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, ...buildEnv },
+      env: { ...process.env, ...buildEnv, DOORWAY_VAULT_PUBLIC_KEY: secureSecrets.vaultPublicKey },
     })
 }
 
@@ -60,6 +68,34 @@ const testWallet = await TestWalletPage.start({ port: ports.testWallet, relayUrl
     throw error
   },
 )
+// The embedded wallet's vault: its own process holding only its key and the ticket key's public half.
+const vault = await SecureServer.spawnVault({ port: ports.vault, secretsDir: secureSecrets.dir }).catch(async (error) => {
+  await testWallet.stop()
+  await mail.stop()
+  await relay.stop()
+  await api.stop()
+  await anvil.stop()
+  throw error
+})
+// The secure-site's own server: the built page under its strict CSP, and the embedded wallet's API
+// (secure-site/server/API.md), mailing codes to the sink and asking the vault to re-seal.
+const secure = await SecureServer.start({
+  host: '127.0.0.1',
+  port: ports.secure,
+  storage: SecureStorage.fromString(process.env.DOORWAY_SECURE_STORAGE ?? at('.doorway/secure-db')),
+  secretsDir: secureSecrets.dir,
+  smtp: mail.smtp,
+  vaultUrl: vault.url,
+  staticDir: at('secure-site/dist'),
+}).catch(async (error) => {
+  await vault.stop()
+  await testWallet.stop()
+  await mail.stop()
+  await relay.stop()
+  await api.stop()
+  await anvil.stop()
+  throw error
+})
 
 const frameOrigin = new URL(urls.frame).origin
 const secureOrigin = new URL(urls.secure).origin
@@ -105,16 +141,10 @@ const servers: Server[] = (
         }),
       },
     }),
-    // frame-ancestors is checked against every ancestor, the dapp's top page included, so it cannot
-    // single out the frame-app; the secure-site pins its parent origin in code instead.
-    serve({
-      port: ports.secure,
-      hosts: ['127.0.0.1'],
-      mounts: [{ prefix: '/', dir: at('secure-site/dist') }],
-      headers: { 'content-security-policy': csp({ 'frame-ancestors': '*' }) },
-    }),
   ]).catch(async (error) => {
     // a port taken by another app: do not leave the chains, relay, api and test wallet running behind us
+    await secure.stop()
+    await vault.stop()
     await testWallet.stop()
     await mail.stop()
     await relay.stop()
@@ -128,7 +158,8 @@ console.log(`
 Doorway local stack is up.
   Demo:        ${urls.demo}
   Frame-app:   ${urls.frame}
-  Secure-site: ${urls.secure}
+  Secure-site: ${urls.secure} (page and embedded-wallet API, secure-site/server)
+  Vault:       ${vault.url} (its own process; re-seals recovery shares for the secure-site server)
   API:         ${urls.api}
   Relay:       ${urls.relay} (WalletConnect)
   Test wallet: ${testWallet.url} (paste the modal's WalletConnect link)
@@ -138,6 +169,8 @@ Open the demo and press "Connect Wallet". Ctrl+C stops everything.`)
 
 const stop = async () => {
   for (const server of servers) server.close()
+  await secure.stop()
+  await vault.stop()
   await testWallet.stop()
   await mail.stop()
   await relay.stop()
