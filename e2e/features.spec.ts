@@ -35,7 +35,9 @@ test('behavior: with email and socials off, neither chunk nor the secure-site lo
 test('behavior: the frame-app handshakes with the secure-site on its own origin', async ({ page }) => {
   await ready(page)
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
-  await expect(modalFrame(page).getByText(`Secure wallet frame: connected to ${secureOrigin}`)).toBeVisible()
+  // The email field's Continue is enabled once the secure-site answered its status call.
+  await modalFrame(page).getByRole('textbox', { name: 'Email' }).fill('ada@example.com')
+  await expect(modalFrame(page).getByRole('button', { name: 'Continue' })).toBeEnabled()
   expect(page.frames().some((f) => f.url().startsWith(secureOrigin) && f.parentFrame()?.url().startsWith('http://127.0.0.1:5174'))).toBe(true)
 })
 

@@ -37,12 +37,9 @@ export async function sign(options: {
     throw Errors.aborted()
   }
   if (decision !== 'approved' || signal.aborted) throw Errors.userRejected()
-  if (method === 'personal_sign') return account.signMessage({ message: { raw: params[0] as Hex } })
-  if (method === 'eth_signTypedData_v4') {
-    const typed = (typeof params[1] === 'string' ? JSON.parse(params[1]) : params[1]) as TypedDataDefinition & { types: Record<string, unknown> }
-    const { EIP712Domain: _, ...types } = typed.types
-    return account.signTypedData({ ...typed, types } as TypedDataDefinition)
-  }
-  if (!description.transaction) throw Errors.userRejected()
-  return account.signTransaction(description.transaction)
+  // What is signed is exactly what was shown: the description's own values, never the raw params.
+  if (description.message !== undefined) return account.signMessage({ message: { raw: description.message } })
+  if (description.typedData) return account.signTypedData(description.typedData as TypedDataDefinition)
+  if (description.transaction) return account.signTransaction(description.transaction)
+  throw Errors.userRejected()
 }

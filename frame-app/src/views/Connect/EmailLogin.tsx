@@ -18,7 +18,8 @@ export default function EmailLogin() {
     if (!sending) void submit(email)
   }
   return (
-    <form className="stack" aria-label={ui.connect.email} onSubmit={onSubmit} noValidate>
+    <section aria-label={ui.connect.email}>
+    <form className="stack" onSubmit={onSubmit} noValidate>
       <div className="field">
         <label htmlFor={id}>{ui.email.label}</label>
         <div className="field-row">
@@ -51,6 +52,7 @@ export default function EmailLogin() {
         )}
       </div>
     </form>
+    </section>
   )
 }
 

@@ -1,0 +1,181 @@
+/**
+ * The embedded (email) wallet end to end (issue 9): a code from the real mail sink, keys only in the
+ * secure-site, approval inside the secure-site's own frame, real signatures and transactions on anvil.
+ */
+import type { Page } from '@playwright/test'
+import { recoverMessageAddress, type Hex } from 'viem'
+import { urls } from '../devnet/src/stack.js'
+import { expect, expectAccessible, modalFrame, ready, rpc, rpcUrl, test } from './fixtures.js'
+
+const secureTitle = 'Doorway secure wallet'
+/** The secure-site's own frame, nested in the modal's. */
+const secureFrame = (page: Page) => modalFrame(page).frameLocator(`iframe[title="${secureTitle}"]`)
+const newEmail = () => `e2e-${crypto.randomUUID().slice(0, 12)}@example.com`
+
+type Mail = { id: number; to: string[]; subject: string; text: string }
+async function inbox(email: string): Promise<Mail[]> {
+  const response = await fetch(`${urls.mail}/messages?to=${encodeURIComponent(email)}`)
+  return ((await response.json()) as { messages: Mail[] }).messages
+}
+
+/** The newest code mailed to `email` after mail `after`, as a person reads it. */
+async function codeFor(email: string, after = 0): Promise<string> {
+  let code: string | undefined
+  await expect
+    .poll(async () => {
+      const mail = (await inbox(email)).filter((m) => m.id > after).at(-1)
+      code = mail?.text.match(/\b(\d{6})\b/)?.[1]
+      return code
+    }, { message: `a code mailed to ${email}` })
+    .toBeTruthy()
+  return code!
+}
+const lastMailId = async (email: string) => (await inbox(email)).at(-1)?.id ?? 0
+
+/** Connect Wallet → email → the code from the mail sink, pasted → Account. */
+async function loginByEmail(page: Page, email: string) {
+  const before = await lastMailId(email)
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await submitEmail(page, email)
+  await expect(modalFrame(page).getByRole('dialog', { name: 'Confirm Email' })).toBeVisible()
+  await enterCode(page, await codeFor(email, before))
+  await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
+  await expect(modalFrame(page).getByText(email)).toBeVisible()
+}
+
+async function submitEmail(page: Page, email: string) {
+  const frame = modalFrame(page)
+  await frame.getByRole('textbox', { name: 'Email' }).fill(email)
+  await frame.getByRole('button', { name: 'Continue' }).click()
+}
+
+/** Types the code into the first digit: the view spreads it over the six fields and submits. */
+async function enterCode(page: Page, code: string) {
+  await modalFrame(page).getByRole('textbox', { name: 'Digit 1 of 6' }).fill(code)
+}
+
+/** The address the demo page shows for the connection. */
+async function demoAddress(page: Page): Promise<string> {
+  await expect(page.locator('#status')).toHaveText('connected')
+  return (await page.locator('#address').textContent())!
+}
+
+test.describe('embedded wallet', () => {
+  test('behavior: email login by code; the demo signs and sends after approval in the secure-site; a reload keeps the session; sign out ends it', async ({ page }) => {
+    test.setTimeout(120_000)
+    const email = newEmail()
+    await ready(page)
+    await loginByEmail(page, email)
+    await expectAccessible(page)
+    const address = await demoAddress(page)
+    expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+
+    // personal_sign: the modal opens on ApproveTransaction and the secure-site shows the message itself.
+    await page.keyboard.press('Escape')
+    await page.getByRole('button', { name: 'Sign a message' }).click()
+    const approval = secureFrame(page)
+    await expect(modalFrame(page).getByRole('dialog', { name: 'Approve Transaction' })).toBeVisible()
+    await expect(approval.getByText(/Hello from the Doorway demo/)).toBeVisible()
+    await expect(approval.getByText('http://localhost:5173', { exact: false })).toBeVisible()
+    await approval.getByRole('button', { name: /Approve/ }).click()
+    await expect(page.locator('#send-result')).toHaveText(/^Signed: 0x[0-9a-f]{130}$/)
+    const signature = (await page.locator('#send-result').textContent())!.replace('Signed: ', '') as Hex
+    const message = JSON.parse((await page.getByRole('list', { name: 'Event log' }).getByText(/^signed /).textContent())!.slice(7)).message
+    expect(await recoverMessageAddress({ message, signature })).toBe(address)
+
+    // A new wallet has no ETH: the devnet faucet, then a real transaction, mined.
+    await page.getByRole('button', { name: 'Fund 1 ETH (devnet)' }).click()
+    await expect(page.locator('#send-result')).toHaveText('Funded 1 ETH on the devnet')
+    await page.getByRole('button', { name: 'Send 0.001 ETH to yourself' }).click()
+    await expect(approval.getByText('Send a transaction')).toBeVisible()
+    await approval.getByRole('button', { name: /Approve/ }).click()
+    await expect(page.locator('#send-result')).toHaveText(/^Sent: 0x[0-9a-f]{64}$/)
+    const hash = (await page.locator('#send-result').textContent())!.replace('Sent: ', '')
+    await expect.poll(() => rpc<{ status: string; from: string } | null>(rpcUrl, 'eth_getTransactionReceipt', [hash])).toMatchObject({ status: '0x1', from: address.toLowerCase() })
+
+    // A reload reconnects this device without a code.
+    const mails = (await inbox(email)).length
+    await page.reload()
+    expect(await demoAddress(page)).toBe(address)
+    expect((await inbox(email)).length).toBe(mails)
+
+    // Sign out ends the session on this device: after a reload it stays signed out.
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await modalFrame(page).getByRole('button', { name: 'Sign out' }).click()
+    await expect(page.locator('#status')).toHaveText('disconnected')
+    await page.reload()
+    await expect(modalFrame(page).locator('.backdrop')).toBeAttached()
+    await expect(page.locator('#status')).toHaveText('disconnected')
+  })
+
+  test('behavior: a second host site is a new device: the server throttles it for the same email, then it verifies by code and recovers the same address', async ({ page }) => {
+    test.setTimeout(150_000)
+    const email = newEmail()
+    await ready(page)
+    await loginByEmail(page, email)
+    const address = await demoAddress(page)
+
+    // 127.0.0.1 is another top-level site: the secure-site's storage there is a new partition.
+    await page.goto('http://127.0.0.1:5173/')
+    await expect(modalFrame(page).locator('.backdrop')).toBeAttached()
+    await expect(page.locator('#status')).toHaveText('disconnected')
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    // Within 30 s of the first code: refused by the server, whichever site asks (spec §5).
+    const before = await lastMailId(email)
+    await submitEmail(page, email)
+    await expect(modalFrame(page).getByRole('alert')).toHaveText(/^Please try again after \d+ seconds$/)
+    // Once the server allows it, the same request goes through.
+    await expect
+      .poll(
+        async () => {
+          await modalFrame(page).getByRole('button', { name: 'Continue' }).click()
+          return modalFrame(page).getByRole('dialog', { name: 'Confirm Email' }).isVisible()
+        },
+        { timeout: 45_000, intervals: [2_000] },
+      )
+      .toBe(true)
+    await enterCode(page, await codeFor(email, before))
+    await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
+    expect(await demoAddress(page)).toBe(address)
+  })
+
+  test('error: a wrong code says so and keeps the code step; a malformed email never leaves the modal', async ({ page }) => {
+    const email = newEmail()
+    await ready(page)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await submitEmail(page, 'not-an-email')
+    await expect(modalFrame(page).getByRole('alert')).toHaveText('Enter a valid email address')
+    expect(await inbox('not-an-email')).toEqual([])
+
+    await submitEmail(page, email)
+    const code = await codeFor(email)
+    const wrong = code === '000000' ? '111111' : '000000'
+    await enterCode(page, wrong)
+    await expect(modalFrame(page).getByRole('alert')).toHaveText('That code is not right. 4 attempts left.')
+    await expect(modalFrame(page).getByRole('dialog', { name: 'Confirm Email' })).toBeVisible()
+    await expectAccessible(page)
+    await enterCode(page, code)
+    await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
+  })
+
+  test('error: an unknown method is refused with a toast; closing during approval rejects with 4001 and signs nothing', async ({ page }) => {
+    const email = newEmail()
+    await ready(page)
+    await loginByEmail(page, email)
+    const refused = await page.evaluate(() =>
+      (window as unknown as { modal: { getProvider(): { request(a: unknown): Promise<unknown> } } }).modal
+        .getProvider()
+        .request({ method: 'eth_sign', params: ['0x0000000000000000000000000000000000000000', '0x00'] })
+        .catch((e: { code: number; message: string }) => ({ code: e.code, message: e.message })),
+    )
+    expect(refused).toEqual({ code: 4200, message: 'Action not allowed: eth_sign' })
+    await expect(modalFrame(page).getByRole('status').filter({ hasText: 'Action not allowed: eth_sign' })).toBeVisible()
+
+    await page.keyboard.press('Escape')
+    await page.getByRole('button', { name: 'Sign a message' }).click()
+    await expect(secureFrame(page).getByRole('button', { name: /Approve/ })).toBeVisible()
+    await modalFrame(page).getByRole('button', { name: 'Close' }).click()
+    await expect(page.locator('#send-result')).toHaveText(/^Not signed: .* \(code 4001\)$/)
+    expect(await page.getByRole('list', { name: 'Event log' }).getByText(/^signed /).count()).toBe(0)
+  })
+})

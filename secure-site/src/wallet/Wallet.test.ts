@@ -1,0 +1,125 @@
+/**
+ * The secure-site's wallet operations against the real secure-site server (in-process, PGlite, the
+ * in-process vault): create by code, reconnect a returning device, recover on a new device to the same
+ * address, sign out, and a tampered share that signs nothing.
+ */
+import { PGlite } from '@electric-sql/pglite'
+import { errors, format, ui } from '@doorway/shared/Messages'
+import { recoverMessageAddress } from 'viem'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import * as App from '../../server/src/app.js'
+import type * as Mail from '../../server/src/mail.js'
+import * as Embedded from '../../server/src/storage/embedded.js'
+import type { Storage } from '../../server/src/storage/Storage.js'
+import * as Ticket from '../../server/src/Ticket.js'
+import * as Vault from '../../server/src/Vault.js'
+import * as Envelope from '../../server/src/Envelope.js'
+import * as Seal from '../custody/Seal.js'
+import * as Device from './Device.js'
+import * as Wallet from './Wallet.js'
+
+const host = 'http://localhost:5173'
+let storage: Storage
+let db: PGlite
+let vaultPublicKey: Uint8Array
+const mails: Mail.Mail[] = []
+let fetcher: typeof fetch
+
+beforeAll(async () => {
+  db = new PGlite()
+  storage = await Embedded.fromPGlite(db)
+  const ticket = (await crypto.subtle.generateKey(Ticket.algorithm, false, ['sign', 'verify'])) as CryptoKeyPair
+  const vaultKeys = await Seal.generateKeyPair()
+  vaultPublicKey = await Seal.exportPublicKey(vaultKeys.publicKey)
+  const vault = Vault.app({ key: vaultKeys.privateKey, publicKey: vaultPublicKey, ticketKey: ticket.publicKey, now: Date.now })
+  const app = App.app({
+    storage,
+    secrets: { kek: await Envelope.importKey(crypto.getRandomValues(new Uint8Array(32))), pepper: crypto.getRandomValues(new Uint8Array(32)), ticketKey: ticket.privateKey },
+    vault: Vault.client('http://vault.test', (request) => vault.fetch(request)),
+    mailer: { send: (mail) => void mails.push(mail) },
+    now: Date.now,
+    log: () => {},
+  })
+  fetcher = ((input: string | URL | Request, init?: RequestInit) => app.fetch(new Request(input, init))) as typeof fetch
+})
+afterAll(() => storage.close())
+
+/** A device: its own store (an IndexedDB partition), the secure-site's wallet on it. */
+const device = () => Wallet.create({ store: Device.memoryStore(), base: 'http://127.0.0.1:5175', vaultPublicKey, fetch: fetcher })
+let n = 0
+const newEmail = () => `wallet${++n}-${Date.now()}@example.test`
+const codeFor = (email: string) => mails.filter((m) => m.to === email).at(-1)!.text.match(/\b(\d{6})\b/)![1]!
+
+async function login(wallet: Wallet.Wallet, email: string) {
+  await wallet.connectEmail(email, host)
+  return wallet.connectOtp(codeFor(email))
+}
+
+describe('wallet', () => {
+  test('behavior: a code creates a wallet that signs; the same device reconnects without a code', async () => {
+    const email = newEmail()
+    const store = Device.memoryStore()
+    const first = Wallet.create({ store, base: 'http://127.0.0.1:5175', vaultPublicKey, fetch: fetcher })
+    const account = await login(first, email)
+    expect(account).toEqual({ email, address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) })
+    const signature = await (await first.account()).signMessage({ message: 'hello' })
+    expect(await recoverMessageAddress({ message: 'hello', signature })).toBe(account.address)
+
+    // A reload: the same device store, a fresh module. D + A, no code.
+    const mailsBefore = mails.length
+    const reloaded = Wallet.create({ store, base: 'http://127.0.0.1:5175', vaultPublicKey, fetch: fetcher })
+    expect(await reloaded.restore()).toEqual(account)
+    expect(mails.length).toBe(mailsBefore)
+  })
+
+  test('behavior: another device (another site\'s partition) verifies by code and recovers the same address', async () => {
+    const email = newEmail()
+    const { address } = await login(device(), email)
+    // The server throttles the email for 30 s; move its record of the first code into the past.
+    await db.query('UPDATE otp_challenges SET created_at = created_at - 60000 WHERE email = $1', [email])
+    const other = device()
+    expect(await login(other, email)).toEqual({ email, address })
+    const signature = await (await other.account()).signMessage({ message: 'same key' })
+    expect(await recoverMessageAddress({ message: 'same key', signature })).toBe(address)
+  })
+
+  test('error: the throttle, a wrong code and a malformed email come back as the modal\'s messages', async () => {
+    const email = newEmail()
+    const wallet = device()
+    await wallet.connectEmail(email, host)
+    await expect(device().connectEmail(email, host)).rejects.toThrow(new RegExp(`^${format(errors.emailLoginThrottled, { n: 999 }).replace('999', '\\d+')}$`))
+    const code = codeFor(email)
+    await expect(wallet.connectOtp(code === '000000' ? '111111' : '000000')).rejects.toThrow(format(ui.email.wrong, { n: 4 }))
+    await expect(device().connectEmail('not-an-email', host)).rejects.toThrow(ui.email.invalid)
+    expect(await wallet.connectOtp(code)).toMatchObject({ email })
+  })
+
+  test('behavior: sign out ends the session here: no reconnect, and the server no longer releases the share', async () => {
+    const email = newEmail()
+    const store = Device.memoryStore()
+    const wallet = Wallet.create({ store, base: 'http://127.0.0.1:5175', vaultPublicKey, fetch: fetcher })
+    await login(wallet, email)
+    await wallet.signOut()
+    expect(await Device.wallet(store)).toBeUndefined()
+    expect(await Wallet.create({ store, base: 'http://127.0.0.1:5175', vaultPublicKey, fetch: fetcher }).restore()).toBeNull()
+    await expect(wallet.account()).rejects.toMatchObject({ code: 4100 })
+  })
+
+  test('error: a tampered server share does not rebuild the committed address, and nothing is signed', async () => {
+    const email = newEmail()
+    const store = Device.memoryStore()
+    let tampered = 0
+    const wallet = Wallet.create({ store, base: 'http://127.0.0.1:5175', vaultPublicKey, fetch: fetcher, onTampered: () => tampered++ })
+    await login(wallet, email)
+    // Someone with the database and KEK_A swaps this device's share A for another valid-looking one:
+    // here, the record is changed so the device combines D with the wrong bytes.
+    const record = (await Device.wallet(store))!
+    const key = await Device.key(store)
+    const d = await Device.openShare(store, key, record)
+    d[5] = d[5]! ^ 0xff
+    await Device.saveWallet(store, key, { userId: record.userId, email: record.email, address: record.address, share: d })
+    wallet.lock()
+    await expect(wallet.account()).rejects.toThrow(ui.email.tampered)
+    expect(tampered).toBe(1)
+  })
+})
