@@ -10,6 +10,7 @@ import { type Browser, type BrowserContext, chromium, type Frame, type Page } fr
 import * as Ids from '@doorway/shared/Ids'
 import { buildEnv, urls } from '../devnet/src/stack.js'
 import { chromiumArgs } from '../playwright.config.js'
+import * as SecureSecrets from '../secure-site/server/src/secrets.js'
 import * as Size from '../scripts/size.js'
 import * as Stack from './stack.js'
 
@@ -38,12 +39,14 @@ type EmailTiming = { toMail: Sample; toConnected: Sample }
 // The demo's `window.modal` and the click time the bench records beside it.
 type DemoWindow = { modal: { close(): Promise<void> }; doorwayClickAt?: number }
 
-function build() {
+async function build() {
   console.log('Building the SDK, frame-app and secure-site…')
+  // The secure-site pins the dev vault's public key, as npm start builds it (the stack runs --no-build).
+  const { vaultPublicKey } = await SecureSecrets.ensureDev(join(root, '.doorway/secure'))
   execFileSync('npm', ['run', 'build', '--silent'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...buildEnv },
+    env: { ...process.env, ...buildEnv, DOORWAY_VAULT_PUBLIC_KEY: vaultPublicKey },
   })
 }
 
@@ -354,7 +357,7 @@ function format(report: Report): string {
 }
 
 async function run() {
-  build()
+  await build()
   const sdk = await Size.measure()
   const frame = frameSizes()
   const secure = secureSizes()

@@ -23,7 +23,7 @@ const parentOrigin = Channel.parentOrigin()
 // Only the frame-app's origin may talk to this frame; anything else gets no channel at all.
 if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
   const wallet = Wallet.create({
-    store: Device.indexedDbStore(),
+    store: Device.browserStore(),
     base: location.origin,
     vaultPublicKey: Base64url.decode(__DOORWAY_VAULT_PUBLIC_KEY__),
     onTampered: () => log.error('a share did not rebuild the committed address: nothing was signed'),

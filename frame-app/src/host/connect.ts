@@ -15,7 +15,7 @@ import { configAtom, hostOriginAtom } from '../state/config.js'
 import { trackAtom } from '../state/analytics.js'
 import { embeddedId, walletConnectId } from '../connectors/Connector.js'
 import { accountAtom, chainIdAtom, restoreAtom, statusAtom, storedConnectorId, walletEventAtom } from '../state/connection.js'
-import { restoreEmbeddedAtom } from '../state/embedded.js'
+import { approvalAtom, cancelApprovalAtom, restoreEmbeddedAtom } from '../state/embedded.js'
 import { secureStatusAtom } from '../state/secure.js'
 import { hostAtom, notifyAtom } from '../state/host.js'
 import { checkChainAtom, closeModalAtom, modalStateAtom, openAtom, openModalAtom } from '../state/modal.js'
@@ -93,6 +93,11 @@ export async function connect(options: { store: Store; log: Logger.Logger; paren
   store.set(hostAtom, { host, warn: log.warn })
   store.sub(modalStateAtom, () => store.set(notifyAtom, { type: 'state', state: state() }))
   store.sub(chainIdAtom, () => store.set(checkChainAtom))
+  // spec §4: closing the modal rejects a pending embedded-wallet request (4001).
+  store.sub(openAtom, () => {
+    const approval = store.get(approvalAtom)
+    if (!store.get(openAtom) && approval) store.set(cancelApprovalAtom, approval.op)
+  })
   wireAnalytics(store)
   return host
 }

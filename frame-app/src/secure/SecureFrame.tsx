@@ -10,6 +10,7 @@ import { ui } from '@doorway/shared/Messages'
 import * as Protocol from '@doorway/shared/Protocol'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useRef } from 'react'
+import { openAtom } from '../state/modal.js'
 import { secureSlotAtom, secureStatusAtom } from '../state/secure.js'
 
 declare const __DOORWAY_SECURE_URL__: string
@@ -18,7 +19,10 @@ export const secureUrl = new URL(__DOORWAY_SECURE_URL__)
 export function SecureFrame() {
   const ref = useRef<HTMLIFrameElement>(null)
   const setStatus = useSetAtom(secureStatusAtom)
+  // Shown only over an open modal's ApproveTransaction slot.
   const slot = useAtomValue(secureSlotAtom)
+  const open = useAtomValue(openAtom)
+  const shown = open ? slot : null
   useEffect(() => {
     const iframe = ref.current!
     const log = Logger.create({ scope: 'frame:secure' })
@@ -48,17 +52,17 @@ export function SecureFrame() {
   }, [setStatus])
   // Shown, it takes keyboard focus so a keyboard user lands on the secure-site's own buttons.
   useEffect(() => {
-    if (slot) ref.current?.focus()
-  }, [slot !== null])
+    if (shown) ref.current?.focus()
+  }, [shown !== null])
   return (
     <iframe
       ref={ref}
-      className={slot ? 'secure-frame shown' : 'secure-frame'}
-      style={slot ? { top: slot.top, left: slot.left, width: slot.width, height: slot.height } : undefined}
+      className={shown ? 'secure-frame shown' : 'secure-frame'}
+      style={shown ? { top: shown.top, left: shown.left, width: shown.width, height: shown.height } : undefined}
       title={ui.secure.title}
       src={secureUrl.href}
       allow="clipboard-write"
-      {...(slot ? {} : { tabIndex: -1, 'aria-hidden': true })}
+      {...(shown ? {} : { tabIndex: -1, 'aria-hidden': true })}
     />
   )
 }

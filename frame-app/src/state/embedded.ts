@@ -9,6 +9,7 @@ import * as Constants from '@doorway/shared/Constants'
 import * as Email from '@doorway/shared/Email'
 import * as Errors from '@doorway/shared/Errors'
 import * as Ids from '@doorway/shared/Ids'
+import * as Logger from '@doorway/shared/Logger'
 import { format, somethingWentWrong, ui } from '@doorway/shared/Messages'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { atom, type Getter } from 'jotai'
@@ -34,6 +35,7 @@ export type Login = {
   resendAt: number
   notice: string | null
 }
+const log = Logger.create({ scope: 'frame:embedded' })
 const idle: Login = { email: '', busy: null, error: null, retry: false, resendAt: 0, notice: null }
 export const loginAtom = atom<Login>(idle)
 
@@ -123,8 +125,9 @@ export const restoreEmbeddedAtom = atom(null, async (get, set) => {
   try {
     const { account } = await secureCall(get, (channel, op) => channel.call('restore', { op }, timeout))
     if (!account) return set(forgetAtom)
-    set(adoptAtom, { account, restored: true })
-  } catch {
+    await set(adoptAtom, { account, restored: true })
+  } catch (error) {
+    log.warn('the embedded wallet did not reconnect', error)
     set(forgetAtom)
   }
 })

@@ -17,6 +17,24 @@ export type Store = {
   delete(key: string): Promise<void>
 }
 
+/**
+ * IndexedDB, or, where the browser denies this third-party frame its storage (Chrome's incognito
+ * and "block third-party cookies" modes), memory: the device then lasts as long as the page, and a
+ * reload asks for a code again. Nothing is ever put anywhere less safe instead.
+ */
+export function browserStore(name = 'doorway-secure'): Store {
+  const fallback = memoryStore()
+  const chosen = new Promise<Store>((resolve) => {
+    const store = indexedDbStore(name)
+    store.get('device').then(() => resolve(store), () => resolve(fallback))
+  })
+  return {
+    get: (key) => chosen.then((s) => s.get(key)),
+    put: (key, value) => chosen.then((s) => s.put(key, value)),
+    delete: (key) => chosen.then((s) => s.delete(key)),
+  }
+}
+
 export function indexedDbStore(name = 'doorway-secure'): Store {
   const db = new Promise<IDBDatabase>((resolve, reject) => {
     const request = indexedDB.open(name, 1)

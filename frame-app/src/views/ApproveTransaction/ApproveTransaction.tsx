@@ -16,17 +16,21 @@ export default function ApproveTransaction({ route }: { route: RouteOf<'ApproveT
   const cancel = useSetAtom(cancelApprovalAtom)
   useLayoutEffect(() => {
     const slot = slotRef.current!
+    // The view moves while the modal animates its height and the view transition (spec §2), which no
+    // observer reports: follow the slot each frame while the approval is shown, updating on change.
+    let last = ''
+    let frame = 0
     const place = () => {
       const rect = slot.getBoundingClientRect()
-      setSlot({ top: rect.top, left: rect.left, width: rect.width, height: rect.height })
+      const next = { top: rect.top, left: rect.left, width: rect.width, height: rect.height }
+      const key = JSON.stringify(next)
+      if (key !== last) setSlot(next)
+      last = key
+      frame = requestAnimationFrame(place)
     }
     place()
-    const observer = new ResizeObserver(place)
-    observer.observe(slot)
-    window.addEventListener('resize', place)
     return () => {
-      observer.disconnect()
-      window.removeEventListener('resize', place)
+      cancelAnimationFrame(frame)
       setSlot(null)
       cancel(route.requestId)
     }

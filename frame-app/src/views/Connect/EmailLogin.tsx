@@ -19,10 +19,9 @@ export default function EmailLogin() {
   }
   return (
     <section aria-label={ui.connect.email}>
-    <form className="stack" onSubmit={onSubmit} noValidate>
-      <div className="field">
-        <label htmlFor={id}>{ui.email.label}</label>
-        <div className="field-row">
+      <form className="stack" onSubmit={onSubmit} noValidate>
+        <div className="field">
+          <label htmlFor={id}>{ui.email.label}</label>
           <input
             id={id}
             className="search"
@@ -36,22 +35,21 @@ export default function EmailLogin() {
             aria-describedby={login.error ? `${id}-error` : undefined}
             disabled={sending}
           />
-          <button type="submit" className="primary-button" disabled={sending || secure.state !== 'ready' || !email.trim()}>
-            {sending ? ui.email.sending : ui.email.submit}
-          </button>
+          {login.error && (
+            <div id={`${id}-error`} className="error" role="alert">
+              {login.error}
+            </div>
+          )}
+          {secure.state === 'error' && (
+            <div className="error" role="alert">
+              {ui.email.unavailable}
+            </div>
+          )}
         </div>
-        {login.error && (
-          <div id={`${id}-error`} className="error" role="alert">
-            {login.error}
-          </div>
-        )}
-        {secure.state === 'error' && (
-          <div className="error" role="alert">
-            {ui.email.unavailable}
-          </div>
-        )}
-      </div>
-    </form>
+        <button type="submit" className="primary-button" disabled={sending || secure.state !== 'ready' || !email.trim()}>
+          {sending ? ui.email.sending : ui.email.submit}
+        </button>
+      </form>
     </section>
   )
 }
