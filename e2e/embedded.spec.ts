@@ -78,48 +78,6 @@ test.describe('embedded wallet', () => {
     await expect(page.locator('#status')).toHaveText('disconnected')
   })
 
-  test('behavior: email login by code; the demo signs and sends after approval in the secure-site; sign out ends the session', async ({ page }) => {
-    test.setTimeout(120_000)
-    const email = newEmail()
-    await ready(page)
-    await loginByEmail(page, email)
-    await expectAccessible(page)
-    const address = await demoAddress(page)
-    expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
-
-    // personal_sign: the modal opens on ApproveTransaction and the secure-site shows the message itself.
-    await page.keyboard.press('Escape')
-    await page.getByRole('button', { name: 'Sign a message' }).click()
-    const approval = secureFrame(page)
-    await expect(modalFrame(page).getByRole('dialog', { name: 'Approve Transaction' })).toBeVisible()
-    await expect(approval.getByText(/Hello from the Doorway demo/)).toBeVisible()
-    await expect(approval.getByText('http://localhost:5173', { exact: false })).toBeVisible()
-    await approval.getByRole('button', { name: /Approve/ }).click()
-    await expect(page.locator('#send-result')).toHaveText(/^Signed: 0x[0-9a-f]{130}$/)
-    const signature = (await page.locator('#send-result').textContent())!.replace('Signed: ', '') as Hex
-    const message = JSON.parse((await page.getByRole('list', { name: 'Event log' }).getByText(/^signed /).textContent())!.slice(7)).message
-    expect(await recoverMessageAddress({ message, signature })).toBe(address)
-
-    // A new wallet has no ETH: the devnet faucet, then a real transaction, mined.
-    await page.getByRole('button', { name: 'Fund 1 ETH (devnet)' }).click()
-    await expect(page.locator('#send-result')).toHaveText('Funded 1 ETH on the devnet')
-    await page.getByRole('button', { name: 'Send 0.001 ETH to yourself' }).click()
-    await expect(approval.getByText('Send a transaction')).toBeVisible()
-    await approval.getByRole('button', { name: /Approve/ }).click()
-    await expect(page.locator('#send-result')).toHaveText(/^Sent: 0x[0-9a-f]{64}$/)
-    const hash = (await page.locator('#send-result').textContent())!.replace('Sent: ', '')
-    await expect.poll(() => rpc<{ status: string; from: string } | null>(rpcUrl, 'eth_getTransactionReceipt', [hash])).toMatchObject({ status: '0x1', from: address.toLowerCase() })
-
-    // Sign out ends the session on this device: after a reload it stays signed out.
-    await expect(page.locator('#send-result')).toHaveText(/^Sent:/)
-    await page.getByRole('button', { name: 'Connect Wallet' }).click()
-    await modalFrame(page).getByRole('button', { name: 'Sign out' }).click()
-    await expect(page.locator('#status')).toHaveText('disconnected')
-    await page.reload()
-    await expect(modalFrame(page).locator('.backdrop')).toBeAttached()
-    await expect(page.locator('#status')).toHaveText('disconnected')
-  })
-
   test('error: a wrong code says so and keeps the code step; a malformed email never leaves the modal', async ({ page }) => {
     const email = newEmail()
     await ready(page)
