@@ -61,6 +61,16 @@ async function enterCode(page: Page, code: string) {
   await modalFrame(page).getByRole('textbox', { name: 'Digit 1 of 6' }).fill(code)
 }
 
+/**
+ * Approve in the secure-site, once it lets you: it stays aria-disabled (and ignores clicks) until the
+ * request has been fully visible for 500 ms (notes §4.7).
+ */
+async function approve(page: Page) {
+  const button = secureFrame(page).getByRole('button', { name: 'Approve' })
+  await expect(button).toHaveAttribute('aria-disabled', 'false')
+  await button.click()
+}
+
 /** The address the demo page shows for the connection. */
 async function demoAddress(page: Page): Promise<string> {
   await expect(page.locator('#status')).toHaveText('connected')
@@ -76,6 +86,82 @@ test.describe('embedded wallet', () => {
     await page.reload()
     await expect(modalFrame(page).locator('.backdrop')).toBeAttached()
     await expect(page.locator('#status')).toHaveText('disconnected')
+  })
+
+  test('behavior: email login by code; the demo signs and sends after approval in the secure-site; sign out ends the session', async ({ page }) => {
+    test.setTimeout(120_000)
+    const email = newEmail()
+    await ready(page)
+    await loginByEmail(page, email)
+    await expectAccessible(page)
+    const address = await demoAddress(page)
+    expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+
+    // personal_sign: the modal opens on ApproveTransaction and the secure-site shows the message itself.
+    await page.keyboard.press('Escape')
+    await page.getByRole('button', { name: 'Sign a message' }).click()
+    const approval = secureFrame(page)
+    await expect(modalFrame(page).getByRole('dialog', { name: 'Approve Transaction' })).toBeVisible()
+    await expect(approval.getByText(/Hello from the Doorway demo/)).toBeVisible()
+    await expect(approval.getByText('http://localhost:5173', { exact: false })).toBeVisible()
+    await approve(page)
+    await expect(page.locator('#send-result')).toHaveText(/^Signed: 0x[0-9a-f]{130}$/)
+    const signature = (await page.locator('#send-result').textContent())!.replace('Signed: ', '') as Hex
+    const message = JSON.parse((await page.getByRole('list', { name: 'Event log' }).getByText(/^signed /).textContent())!.slice(7)).message
+    expect(await recoverMessageAddress({ message, signature })).toBe(address)
+
+    // A new wallet has no ETH: the devnet faucet, then a real transaction, mined.
+    await page.getByRole('button', { name: 'Fund 1 ETH (devnet)' }).click()
+    await expect(page.locator('#send-result')).toHaveText('Funded 1 ETH on the devnet')
+    await page.getByRole('button', { name: 'Send 0.001 ETH to yourself' }).click()
+    await expect(approval.getByText('Send a transaction')).toBeVisible()
+    await approve(page)
+    await expect(page.locator('#send-result')).toHaveText(/^Sent: 0x[0-9a-f]{64}$/)
+    const hash = (await page.locator('#send-result').textContent())!.replace('Sent: ', '')
+    await expect.poll(() => rpc<{ status: string; from: string } | null>(rpcUrl, 'eth_getTransactionReceipt', [hash])).toMatchObject({ status: '0x1', from: address.toLowerCase() })
+
+    // Sign out ends the session on this device: after a reload it stays signed out.
+    await expect(page.locator('#send-result')).toHaveText(/^Sent:/)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await modalFrame(page).getByRole('button', { name: 'Sign out' }).click()
+    await expect(page.locator('#status')).toHaveText('disconnected')
+    await page.reload()
+    await expect(modalFrame(page).locator('.backdrop')).toBeAttached()
+    await expect(page.locator('#status')).toHaveText('disconnected')
+  })
+
+  test('behavior: a second host site is a new device: the server throttles it for the same email, then it verifies by code and recovers the same address', async ({ page }) => {
+    test.setTimeout(150_000)
+    const email = newEmail()
+    await ready(page)
+    await loginByEmail(page, email)
+    const address = await demoAddress(page)
+
+    // 127.0.0.1 is another top-level site: the secure-site's storage there is a new partition.
+    await page.goto('http://127.0.0.1:5173/')
+    await expect(modalFrame(page).locator('.backdrop')).toBeAttached()
+    await expect(page.locator('#status')).toHaveText('disconnected')
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    // Within 30 s of the first code: refused by the server, whichever site asks (spec §5).
+    const before = await lastMailId(email)
+    await submitEmail(page, email)
+    await expect(modalFrame(page).getByRole('alert')).toHaveText(/^Please try again after \d+ seconds$/)
+    // Once the server allows it, the same request goes through: ask again whenever the last answer is in.
+    const confirm = modalFrame(page).getByRole('dialog', { name: 'Confirm Email' })
+    const idleContinue = modalFrame(page).locator('button:enabled', { hasText: 'Continue' })
+    await expect
+      .poll(
+        async () => {
+          if (!(await confirm.isVisible())) await idleContinue.click()
+          await expect(confirm.or(idleContinue)).toBeVisible()
+          return confirm.isVisible()
+        },
+        { timeout: 60_000, intervals: [2_000] },
+      )
+      .toBe(true)
+    await enterCode(page, await codeFor(email, before))
+    await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
+    expect(await demoAddress(page)).toBe(address)
   })
 
   test('error: a wrong code says so and keeps the code step; a malformed email never leaves the modal', async ({ page }) => {

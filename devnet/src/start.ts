@@ -37,65 +37,51 @@ if (!process.argv.includes('--no-build')) {
     })
 }
 
-// Before the servers: a page that loads must find its chains, their tokens and the api answering.
-const anvil = await Anvil.start()
-console.log('Deploying the devnet tokens…')
-const { tokens } = await Tokens.deploy({ chains })
-const api = await Api.start(ApiConfig.local({ ...apiStack, tokens })).catch(async (error) => {
-  await anvil.stop()
-  throw error
-})
-// The WalletConnect relay stand-in (notes/local-infra.md): same protocol as the hosted one.
-const relay = await Relay.start({ port: ports.relay }).catch(async (error) => {
-  await api.stop()
-  await anvil.stop()
-  throw error
-})
-// The mail sink: SMTP in, and a read API for the login codes the embedded wallet mails.
-const mail = await MailSink.start({ smtpPort: ports.smtp, httpPort: ports.mail }).catch(async (error) => {
-  await relay.stop()
-  await api.stop()
-  await anvil.stop()
-  throw error
-})
-// The dev page that pairs the test wallet with a pasted `wc:` link, over that relay.
-const testWallet = await TestWalletPage.start({ port: ports.testWallet, relayUrl: urls.relay, chains }).catch(
-  async (error) => {
-    await mail.stop()
-    await relay.stop()
-    await api.stop()
-    await anvil.stop()
+// What is running, newest first: a part that fails to start stops everything started before it.
+const running: { stop(): Promise<void> }[] = []
+async function stopAll() {
+  for (const part of running.splice(0)) await part.stop()
+}
+async function launch<T extends { stop(): Promise<void> }>(start: () => Promise<T>): Promise<T> {
+  try {
+    const part = await start()
+    running.unshift(part)
+    return part
+  } catch (error) {
+    await stopAll()
     throw error
-  },
-)
-// The embedded wallet's vault: its own process holding only its key and the ticket key's public half.
-const vault = await SecureServer.spawnVault({ port: ports.vault, secretsDir: secureSecrets.dir }).catch(async (error) => {
-  await testWallet.stop()
-  await mail.stop()
-  await relay.stop()
-  await api.stop()
-  await anvil.stop()
+  }
+}
+
+// Before the servers: a page that loads must find its chains, their tokens and the api answering.
+const anvil = await launch(() => Anvil.start())
+console.log('Deploying the devnet tokens…')
+const { tokens } = await Tokens.deploy({ chains }).catch(async (error) => {
+  await stopAll()
   throw error
 })
+await launch(() => Api.start(ApiConfig.local({ ...apiStack, tokens })))
+// The WalletConnect relay stand-in (notes/local-infra.md): same protocol as the hosted one.
+await launch(() => Relay.start({ port: ports.relay }))
+// The mail sink: SMTP in, and a read API for the login codes the embedded wallet mails.
+const mail = await launch(() => MailSink.start({ smtpPort: ports.smtp, httpPort: ports.mail }))
+// The dev page that pairs the test wallet with a pasted `wc:` link, over that relay.
+const testWallet = await launch(() => TestWalletPage.start({ port: ports.testWallet, relayUrl: urls.relay, chains }))
+// The embedded wallet's vault: its own process holding only its key and the ticket key's public half.
+const vault = await launch(() => SecureServer.spawnVault({ port: ports.vault, secretsDir: secureSecrets.dir }))
 // The secure-site's own server: the built page under its strict CSP, and the embedded wallet's API
 // (secure-site/server/API.md), mailing codes to the sink and asking the vault to re-seal.
-const secure = await SecureServer.start({
-  host: '127.0.0.1',
-  port: ports.secure,
-  storage: SecureStorage.fromString(process.env.DOORWAY_SECURE_STORAGE ?? at('.doorway/secure-db')),
-  secretsDir: secureSecrets.dir,
-  smtp: mail.smtp,
-  vaultUrl: vault.url,
-  staticDir: at('secure-site/dist'),
-}).catch(async (error) => {
-  await vault.stop()
-  await testWallet.stop()
-  await mail.stop()
-  await relay.stop()
-  await api.stop()
-  await anvil.stop()
-  throw error
-})
+await launch(() =>
+  SecureServer.start({
+    host: '127.0.0.1',
+    port: ports.secure,
+    storage: SecureStorage.fromString(process.env.DOORWAY_SECURE_STORAGE ?? at('.doorway/secure-db')),
+    secretsDir: secureSecrets.dir,
+    smtp: mail.smtp,
+    vaultUrl: vault.url,
+    staticDir: at('secure-site/dist'),
+  }),
+)
 
 const frameOrigin = new URL(urls.frame).origin
 const secureOrigin = new URL(urls.secure).origin
@@ -143,13 +129,7 @@ const servers: Server[] = (
     }),
   ]).catch(async (error) => {
     // a port taken by another app: do not leave the chains, relay, api and test wallet running behind us
-    await secure.stop()
-    await vault.stop()
-    await testWallet.stop()
-    await mail.stop()
-    await relay.stop()
-    await api.stop()
-    await anvil.stop()
+    await stopAll()
     throw error
   })
 ).flat()
@@ -169,13 +149,7 @@ Open the demo and press "Connect Wallet". Ctrl+C stops everything.`)
 
 const stop = async () => {
   for (const server of servers) server.close()
-  await secure.stop()
-  await vault.stop()
-  await testWallet.stop()
-  await mail.stop()
-  await relay.stop()
-  await api.stop()
-  await anvil.stop()
+  await stopAll()
   process.exit(0)
 }
 process.on('SIGINT', stop)

@@ -111,10 +111,11 @@ export function create(options: Options): Connector {
     const op = Ids.random()
     const chainId = options.chain().chainId
     const prepared = method === 'eth_sendTransaction' ? [await prepare(params[0])] : params
-    const { result } = await options.approve(op, (signal) =>
-      secure.call('sign', { op, method, params: prepared, chainId, host }, { signal, timeoutMs: approvalTimeoutMs }),
-    )
-    return method === 'eth_sendTransaction' ? rpc('eth_sendRawTransaction', [result]) : result
+    // The approval stays until the transaction is broadcast: a node refusing it is this request's error.
+    return options.approve(op, async (signal) => {
+      const { result } = await secure.call('sign', { op, method, params: prepared, chainId, host }, { signal, timeoutMs: approvalTimeoutMs })
+      return method === 'eth_sendTransaction' ? rpc('eth_sendRawTransaction', [result]) : result
+    })
   }
 
   return {
@@ -147,5 +148,3 @@ export function create(options: Options): Connector {
 
 /** An approval waits on a person, like a wallet prompt; it still ends. */
 export const approvalTimeoutMs = 300_000
-
-export { embeddedId }

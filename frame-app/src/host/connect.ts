@@ -54,13 +54,7 @@ export async function connect(options: { store: Store; log: Logger.Logger; paren
         // A stored WalletConnect session comes back at once; otherwise the connector warms when idle.
         if (storedConnectorId() === walletConnectId) void store.set(restoreWalletConnectAtom)
         else store.set(warmWalletConnectAtom)
-        // The embedded wallet reconnects once its secure frame answers (CONNECT_DEVICE).
-        if (storedConnectorId() === embeddedId) {
-          store.set(statusAtom, (s) => ({ ...s, eip155: 'connecting' }))
-          const restore = () => store.get(secureStatusAtom).state !== 'loading' && store.get(secureStatusAtom).state !== 'idle' && (unsubscribe(), void store.set(restoreEmbeddedAtom))
-          const unsubscribe = store.sub(secureStatusAtom, restore)
-          restore()
-        }
+        if (storedConnectorId() === embeddedId) restoreEmbedded(store)
         return state()
       },
       wallets({ wallets }) {
@@ -100,6 +94,20 @@ export async function connect(options: { store: Store; log: Logger.Logger; paren
   })
   wireAnalytics(store)
   return host
+}
+
+/**
+ * spec §4 start-up sync for the embedded wallet: connecting at once, then CONNECT_DEVICE when its
+ * secure frame has answered (or failed to load, which restore reports as disconnected).
+ */
+function restoreEmbedded(store: Store) {
+  store.set(statusAtom, (s) => ({ ...s, eip155: 'connecting' }))
+  const unsubscribe = store.sub(secureStatusAtom, () => {
+    const { state } = store.get(secureStatusAtom)
+    if (state !== 'ready' && state !== 'error') return
+    unsubscribe()
+    void store.set(restoreEmbeddedAtom)
+  })
 }
 
 /** The events analytics reports, taken from state changes rather than sprinkled through views. */

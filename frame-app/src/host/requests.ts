@@ -38,7 +38,8 @@ export function create(store: Store) {
       if (network) return store.set(switchNetworkAtom, network).then(() => null)
     }
     const result = await account.connector.request({ method, ...(params && { params }) })
-    if (method === 'eth_sendTransaction') store.set(balanceRefreshAtom, (n) => n + 1)
+    // spec §4: a successful unsafe request refreshes the native balance (once, whatever the connector).
+    if (accountMethods.has(method)) store.set(balanceRefreshAtom, (n) => n + 1)
     return result
   }
 }

@@ -8,7 +8,11 @@ import { afterAll, afterEach, describe, expect, test, vi } from 'vitest'
 import { configAtom, hostOriginAtom } from './config.js'
 import { accountAtom } from './connection.js'
 import { approvalAtom, cancelApprovalAtom, loginAtom, submitCodeAtom, submitEmailAtom } from './embedded.js'
+import * as Requests from '../host/requests.js'
+import { balanceRefreshAtom } from './balance.js'
+import { openAtom } from './modal.js'
 import { routeAtom } from './router.js'
+import { toastAtom } from './toasts.js'
 import { secureStatusAtom } from './secure.js'
 
 // Storage (the stored connection) needs a cookie jar in Node, as in connection.test.ts.
@@ -104,7 +108,49 @@ describe('email login', () => {
   })
 })
 
+/** A connected store (CONNECT_OTP done) whose secure-site signs with `sign`. */
+async function connected(sign: Handlers['sign']) {
+  const secure = setup({ sign })
+  await secure.store.set(submitCodeAtom, '123456')
+  await vi.waitFor(() => expect(secure.store.get(accountAtom)).not.toBeNull())
+  return secure
+}
+
 describe('approval', () => {
+  test('behavior: an unsafe request from the dapp opens ApproveTransaction; on success the modal closes again and the balance is read (spec §4)', async () => {
+    const { store } = await connected(() => ({ result: '0x1234' }))
+    store.set(openAtom, false)
+    const request = Requests.create(store)({ method: 'personal_sign', params: ['0x00', address] })
+    expect(store.get(routeAtom)).toMatchObject({ view: 'ApproveTransaction' })
+    expect(store.get(openAtom)).toBe(true)
+    expect(await request).toBe('0x1234')
+    expect(store.get(openAtom)).toBe(false)
+    expect(store.get(balanceRefreshAtom)).toBe(1)
+  })
+
+  test('behavior: opened over Account, the approval is popped on success and on error (spec §4)', async () => {
+    let answer: () => unknown = () => ({ result: '0x1234' })
+    const { store } = await connected(() => answer() as never)
+    store.set(openAtom, true)
+    expect(store.get(routeAtom)).toEqual({ view: 'Account' })
+    await store.get(accountAtom)!.connector.request({ method: 'personal_sign', params: ['0x00', address] })
+    expect(store.get(routeAtom)).toEqual({ view: 'Account' })
+    answer = () => Promise.reject(Errors.userRejected())
+    await expect(store.get(accountAtom)!.connector.request({ method: 'personal_sign', params: ['0x00', address] })).rejects.toMatchObject({ code: 4001 })
+    expect(store.get(routeAtom)).toEqual({ view: 'Account' })
+    expect(store.get(openAtom)).toBe(true)
+  })
+
+  test('error: an unknown method is refused at once and its error toast comes 300 ms later (spec §4)', async () => {
+    const { store } = await connected(() => ({ result: '0x' }))
+    vi.useFakeTimers()
+    await expect(store.get(accountAtom)!.connector.request({ method: 'eth_sign', params: [] })).rejects.toMatchObject({ code: Errors.codes.unsupportedMethod })
+    await vi.advanceTimersByTimeAsync(299)
+    expect(store.get(toastAtom).toast).toBeNull()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(store.get(toastAtom).toast).toMatchObject({ variant: 'error', message: 'Action not allowed: eth_sign' })
+  })
+
   test('error: leaving the approval rejects with 4001 and aborts the request in the secure-site', async () => {
     let started!: () => void
     const signing = new Promise<void>((resolve) => (started = resolve))

@@ -14,9 +14,8 @@ import { format, somethingWentWrong, ui } from '@doorway/shared/Messages'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { atom, type Getter } from 'jotai'
 import { embeddedId } from '../connectors/Connector.js'
-import { balanceRefreshAtom } from './balance.js'
 import { configAtom, hostOriginAtom } from './config.js'
-import { accountAtom, establishAtom, forgetAtom, statusAtom, storedConnectorId } from './connection.js'
+import { accountAtom, establishAtom, forgetAtom, storedConnectorId } from './connection.js'
 import { notifyAtom } from './host.js'
 import { openAtom } from './modal.js'
 import { activeNetworkAtom } from './network.js'
@@ -121,7 +120,6 @@ export const otherEmailAtom = atom(null, (get, set) => {
 /** CONNECT_DEVICE at start-up: a returning device reconnects without a code (spec §4 restore). */
 export const restoreEmbeddedAtom = atom(null, async (get, set) => {
   if (storedConnectorId() !== embeddedId || get(accountAtom)) return
-  set(statusAtom, (s) => ({ ...s, eip155: 'connecting' }))
   try {
     const { account } = await secureCall(get, (channel, op) => channel.call('restore', { op }, timeout))
     if (!account) return set(forgetAtom)
@@ -161,7 +159,8 @@ export const approvalAtom = atom<{ op: string; controller: AbortController } | n
 
 /**
  * spec §4: an unsafe request opens ApproveTransaction, where the secure-site shows it and decides.
- * On error the view is popped or the modal closed; on success too, and the balance is read again.
+ * On error the view is popped or the modal closed; on success too (the dapp's request then refreshes
+ * the balance, host/requests.ts).
  * Leaving the view or closing the modal rejects with 4001 and aborts the request in the secure-site.
  */
 const approveAtom = atom(null, async (get, set, { op, sign }: { op: string; sign: (signal: AbortSignal) => Promise<unknown> }) => {
@@ -187,7 +186,6 @@ const approveAtom = atom(null, async (get, set, { op, sign }: { op: string; sign
   try {
     const result = await sign(controller.signal)
     finish()
-    set(balanceRefreshAtom, (n) => n + 1)
     return result
   } catch (error) {
     const aborted = controller.signal.aborted

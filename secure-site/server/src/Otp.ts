@@ -8,6 +8,7 @@
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
 import * as Constants from '@doorway/shared/Constants'
+import * as Email from '@doorway/shared/Email'
 
 export const policy = {
   digits: 6,
@@ -35,13 +36,8 @@ export type Challenge = {
   usedAt: number | null
 }
 
-/** spec §5: the email must be a valid format. Lowercased and trimmed, as it is stored and compared. */
-export function normalizeEmail(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined
-  const email = value.trim().toLowerCase()
-  // One @, a dot in the domain, no spaces or angle brackets; 254 is the SMTP path limit.
-  return email.length <= 254 && /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[a-z0-9-]{2,}$/.test(email) ? email : undefined
-}
+/** spec §5: the email must be a valid format; one rule with the modal's (shared/src/Email.ts). */
+export const normalizeEmail = Email.normalize
 
 /** spec §5: a one-time code is a string; ours are exactly 6 digits. */
 export function isCode(value: unknown): value is string {

@@ -8,6 +8,7 @@
  * the secure-site and verifies on the server. `import * as Stamp from './Stamp.js'`.
  */
 import * as Ids from '@doorway/shared/Ids'
+import { decode as fromBase64url, encode as base64url } from '../../src/wallet/Base64url.js'
 
 export const header = 'doorway-sig'
 export const skewMs = 60_000
@@ -103,13 +104,4 @@ export function memoryNonces(now: () => number = Date.now): Nonces {
 
 function hex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
-}
-
-function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
-}
-
-function fromBase64url(text: string): Uint8Array {
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'))
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0))
 }

@@ -184,7 +184,7 @@ export function create(options: Options) {
     if (had) await call('/v1/session/end', {}, signal).catch(() => {})
   }
 
-  return { restore, connectEmail, connectOtp, account, signOut, lock, get address() { return unlocked?.account.address } }
+  return { restore, connectEmail, connectOtp, account, signOut, lock }
 }
 export type Wallet = ReturnType<typeof create>
 
