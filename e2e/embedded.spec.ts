@@ -2,80 +2,18 @@
  * The embedded (email) wallet end to end (issue 9): a code from the real mail sink, keys only in the
  * secure-site, approval inside the secure-site's own frame, real signatures and transactions on anvil.
  */
-import type { Page } from '@playwright/test'
 import { recoverMessageAddress, type Hex } from 'viem'
+import { approve, codeFor, demoAddress, enterCode, lastMailId, loginByEmail, newEmail, secureFrame, submitEmail, withStorageProfile } from './embedded.js'
+import type { Route } from '@playwright/test'
 import { urls } from '../devnet/src/stack.js'
-import { test as base, expect, expectAccessible, modalFrame, ready, rpc, rpcUrl } from './fixtures.js'
+import { test as base, expect, expectAccessible, modalFrame, ready, rpc, rpcUrl, secureOrigin } from './fixtures.js'
 
 /**
  * Playwright's contexts, like Chrome's incognito, block third-party cookies, so Chromium denies the
  * secure frame its IndexedDB: the device lives in memory for the page's life (the first test). A
- * profile that allows them keeps the device across reloads; that path is not covered here yet.
+ * profile that allows them (withStorageProfile) keeps the device across reloads.
  */
 const test = base
-
-const secureTitle = 'Doorway secure wallet'
-/** The secure-site's own frame, nested in the modal's. */
-const secureFrame = (page: Page) => modalFrame(page).frameLocator(`iframe[title="${secureTitle}"]`)
-const newEmail = () => `e2e-${crypto.randomUUID().slice(0, 12)}@example.com`
-
-type Mail = { id: number; to: string[]; subject: string; text: string }
-async function inbox(email: string): Promise<Mail[]> {
-  const response = await fetch(`${urls.mail}/messages?to=${encodeURIComponent(email)}`)
-  return ((await response.json()) as { messages: Mail[] }).messages
-}
-
-/** The newest code mailed to `email` after mail `after`, as a person reads it. */
-async function codeFor(email: string, after = 0): Promise<string> {
-  let code: string | undefined
-  await expect
-    .poll(async () => {
-      const mail = (await inbox(email)).filter((m) => m.id > after).at(-1)
-      code = mail?.text.match(/\b(\d{6})\b/)?.[1]
-      return code
-    }, { message: `a code mailed to ${email}` })
-    .toBeTruthy()
-  return code!
-}
-const lastMailId = async (email: string) => (await inbox(email)).at(-1)?.id ?? 0
-
-/** Connect Wallet → email → the code from the mail sink, pasted → Account. */
-async function loginByEmail(page: Page, email: string) {
-  const before = await lastMailId(email)
-  await page.getByRole('button', { name: 'Connect Wallet' }).click()
-  await submitEmail(page, email)
-  await expect(modalFrame(page).getByRole('dialog', { name: 'Confirm Email' })).toBeVisible()
-  await enterCode(page, await codeFor(email, before))
-  await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
-  await expect(modalFrame(page).getByText(email)).toBeVisible()
-}
-
-async function submitEmail(page: Page, email: string) {
-  const frame = modalFrame(page)
-  await frame.getByRole('textbox', { name: 'Email' }).fill(email)
-  await frame.getByRole('button', { name: 'Continue' }).click()
-}
-
-/** Types the code into the first digit: the view spreads it over the six fields and submits. */
-async function enterCode(page: Page, code: string) {
-  await modalFrame(page).getByRole('textbox', { name: 'Digit 1 of 6' }).fill(code)
-}
-
-/**
- * Approve in the secure-site, once it lets you: it stays aria-disabled (and ignores clicks) until the
- * request has been fully visible for 500 ms (notes §4.7).
- */
-async function approve(page: Page) {
-  const button = secureFrame(page).getByRole('button', { name: 'Approve' })
-  await expect(button).toHaveAttribute('aria-disabled', 'false')
-  await button.click()
-}
-
-/** The address the demo page shows for the connection. */
-async function demoAddress(page: Page): Promise<string> {
-  await expect(page.locator('#status')).toHaveText('connected')
-  return (await page.locator('#address').textContent())!
-}
 
 test.describe('embedded wallet', () => {
   test('behavior: where the browser denies the secure frame its storage (incognito), login still works for the page\'s life', async ({ page }) => {
@@ -86,6 +24,23 @@ test.describe('embedded wallet', () => {
     await page.reload()
     await expect(modalFrame(page).locator('.backdrop')).toBeAttached()
     await expect(page.locator('#status')).toHaveText('disconnected')
+  })
+
+  test('behavior: where the browser gives the secure frame its storage, a reload keeps the session: no code, same address, still signs', async () => {
+    test.setTimeout(90_000)
+    await withStorageProfile(async (page) => {
+      const email = newEmail()
+      await ready(page)
+      await loginByEmail(page, email)
+      const address = await demoAddress(page)
+      const mails = await lastMailId(email)
+      await page.reload()
+      expect(await demoAddress(page)).toBe(address)
+      await page.getByRole('button', { name: 'Sign a message' }).click()
+      await approve(page)
+      await expect(page.locator('#send-result')).toHaveText(/^Signed: 0x[0-9a-f]{130}$/)
+      expect(await lastMailId(email)).toBe(mails)
+    })
   })
 
   test('behavior: email login by code; the demo signs and sends after approval in the secure-site; sign out ends the session', async ({ page }) => {
@@ -201,5 +156,41 @@ test.describe('embedded wallet', () => {
     await modalFrame(page).getByRole('button', { name: 'Close' }).click()
     await expect(page.locator('#send-result')).toHaveText(/^Not signed: .* \(code 4001\)$/)
     expect(await page.getByRole('list', { name: 'Event log' }).getByText(/^signed /).count()).toBe(0)
+  })
+
+  test('error: a stalled mail sink fails within 30 s with its message and a retry; a secure server that never answers fails at 30 s (spec §7); nothing is lost and nothing connects later', async ({ page, context }) => {
+    test.setTimeout(150_000)
+    const email = newEmail()
+    await ready(page)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    const frame = modalFrame(page)
+    const retry = frame.getByRole('button', { name: 'Try again' })
+
+    // The mail server accepts the connection and never the mail: the server gives up in 25 s and says so.
+    await fetch(`${urls.mail}/stall`, { method: 'POST' })
+    try {
+      await submitEmail(page, email)
+      await expect(frame.getByRole('alert')).toHaveText('The code email could not be sent. Try again in a moment.', { timeout: 40_000 })
+    } finally {
+      await fetch(`${urls.mail}/resume`, { method: 'POST' })
+    }
+    await expect(frame.getByRole('textbox', { name: 'Email' })).toHaveValue(email)
+
+    // The secure-site's server never answers at all: the modal gives up at 30 s (spec §7).
+    const held: Route[] = []
+    await context.route(`${secureOrigin}/v1/email/start`, (route) => void held.push(route))
+    await retry.click()
+    await expect(frame.getByRole('alert')).toHaveText('The secure wallet did not answer in 30 seconds. Check your connection and try again.', { timeout: 45_000 })
+    await context.unroute(`${secureOrigin}/v1/email/start`)
+    for (const route of held) await route.abort().catch(() => {})
+    expect(held.length).toBeGreaterThan(0)
+    await expect(frame.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
+
+    // Once both work again, the same email goes through.
+    const before = await lastMailId(email)
+    await retry.click()
+    await expect(frame.getByRole('dialog', { name: 'Confirm Email' })).toBeVisible()
+    await enterCode(page, await codeFor(email, before))
+    await expect(frame.getByRole('dialog', { name: 'Account' })).toBeVisible()
   })
 })

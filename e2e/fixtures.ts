@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { test as base, expect, type ConsoleMessage, type Locator, type Page } from '@playwright/test'
+import { test as base, expect, type BrowserContext, type ConsoleMessage, type Locator, type Page } from '@playwright/test'
 import { chains, urls } from '../devnet/src/stack.js'
 
 export const frameOrigin = new URL(urls.frame).origin
@@ -19,16 +19,7 @@ type Fixtures = { loopbackOnly: { requests: string[] }; logs: string[] }
 export const test = base.extend<Fixtures>({
   loopbackOnly: [
     async ({ context }, use) => {
-      const requests: string[] = []
-      await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) => {
-        requests.push(route.request().url())
-        return route.abort()
-      })
-      // WebSockets too (a hosted WalletConnect relay): closed before they connect, and counted.
-      await context.routeWebSocket(/^wss?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (ws) => {
-        requests.push(ws.url())
-        return ws.close()
-      })
+      const requests = await loopbackOnly(context)
       await use({ requests })
       expect(requests, 'requests to non-loopback hosts').toEqual([])
     },
@@ -47,6 +38,21 @@ export const test = base.extend<Fixtures>({
 })
 
 export { expect }
+
+/** Aborts every request of `context` to a host outside loopback, and lists them for the assertion. */
+export async function loopbackOnly(context: BrowserContext): Promise<string[]> {
+  const requests: string[] = []
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) => {
+    requests.push(route.request().url())
+    return route.abort()
+  })
+  // WebSockets too (a hosted WalletConnect relay): closed before they connect, and counted.
+  await context.routeWebSocket(/^wss?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (ws) => {
+    requests.push(ws.url())
+    return ws.close()
+  })
+  return requests
+}
 
 /** The modal's frame as a person meets it: by its title. */
 export function modalFrame(page: Page) {
@@ -136,11 +142,12 @@ export async function rpc<T>(url: string, method: string, params: unknown[] = []
  * axe-core inside the modal's cross-origin frame, on its dialog: no serious or critical violation.
  * Run in the frame itself (no cross-frame orchestration, which can miss an out-of-process frame).
  */
-export async function expectAccessible(page: Page) {
-  const frame = page.frames().find((f) => f.url().startsWith(frameOrigin))!
+export async function expectAccessible(page: Page, within: { origin: string; selector: string } = { origin: frameOrigin, selector: '[role="dialog"]' }) {
+  const frame = page.frames().find((f) => f.url().startsWith(within.origin))!
   await frame.evaluate(axeSource)
-  const results = await frame.evaluate(() =>
-    (window as unknown as { axe: typeof import('axe-core') }).axe.run('[role="dialog"]', { iframes: false }),
+  const results = await frame.evaluate(
+    (selector) => (window as unknown as { axe: typeof import('axe-core') }).axe.run(selector, { iframes: false }),
+    within.selector,
   )
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([])

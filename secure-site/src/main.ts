@@ -9,6 +9,7 @@ import * as Errors from '@doorway/shared/Errors'
 import * as Logger from '@doorway/shared/Logger'
 import * as Protocol from '@doorway/shared/Protocol'
 import { expose } from 'comlink'
+import * as Export from './export/Export.js'
 import * as Signer from './wallet/Signer.js'
 import * as Base64url from './wallet/Base64url.js'
 import * as Device from './wallet/Device.js'
@@ -68,6 +69,11 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
             operation(op, async (signal) => ({
               result: await Signer.sign({ wallet, method, params, chainId, host: attest(host), root: document.body, signal }),
             })),
+          exportKey: ({ op, host }) =>
+            operation(op, async (signal) => {
+              await Export.show(document.body, { wallet, host: attest(host).origin, signal })
+              return null
+            }),
           signOut: async () => {
             for (const controller of operations.values()) controller.abort()
             await wallet.signOut()

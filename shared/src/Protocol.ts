@@ -26,6 +26,8 @@ export const views = [
   'ConnectingFarcaster',
   // The embedded wallet's code step (issue 9), after the email is submitted on Connect.
   'EmailVerifyOtp',
+  // The embedded wallet's key export, shown by the secure-site over this view (notes §4.8).
+  'ExportWallet',
   'UnsupportedChain',
   'RegisterAccountName',
   'RegisterAccountNameSuccess',
@@ -295,6 +297,11 @@ export const secureParams = {
     host: hostOrigin,
   }),
   signOut: S.object({}),
+  /**
+   * Key export (notes §4.8): the secure-site asks for a fresh code and shows the key in its own DOM.
+   * The frame learns only that it is done.
+   */
+  exportKey: S.object({ op, host: hostOrigin }),
 }
 export const secureResults = {
   status: S.object({ version: S.literal(version), origin: S.url }),
@@ -304,6 +311,7 @@ export const secureResults = {
   abort: nothing,
   sign: S.object({ result: hexData }),
   signOut: nothing,
+  exportKey: nothing,
 } satisfies Record<keyof typeof secureParams, unknown>
 export type SecureApi = { params: typeof secureParams; results: typeof secureResults }
 

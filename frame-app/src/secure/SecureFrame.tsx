@@ -1,7 +1,7 @@
 /**
  * The nested secure-site frame (DESIGN.md §6), on its own origin, over the same hardened channel as
- * the host's: this side is the parent. It stays hidden until a view (ApproveTransaction) gives it a
- * slot; it is never moved in the DOM, which would reload it and lose its state.
+ * the host's: this side is the parent. It stays hidden until a view (ApproveTransaction, ExportWallet)
+ * gives it a slot (useSecureSlot); it is never moved in the DOM, which would reload it and lose its state.
  */
 import * as Channel from '@doorway/shared/Channel'
 import { expose } from 'comlink'
@@ -19,7 +19,7 @@ export const secureUrl = new URL(__DOORWAY_SECURE_URL__)
 export function SecureFrame() {
   const ref = useRef<HTMLIFrameElement>(null)
   const setStatus = useSetAtom(secureStatusAtom)
-  // Shown only over an open modal's ApproveTransaction slot.
+  // Shown only over an open modal's slot for it.
   const slot = useAtomValue(secureSlotAtom)
   const open = useAtomValue(openAtom)
   const shown = open ? slot : null

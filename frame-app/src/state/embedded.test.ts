@@ -7,11 +7,11 @@ import { createStore } from 'jotai'
 import { afterAll, afterEach, describe, expect, test, vi } from 'vitest'
 import { configAtom, hostOriginAtom } from './config.js'
 import { accountAtom } from './connection.js'
-import { approvalAtom, cancelApprovalAtom, loginAtom, submitCodeAtom, submitEmailAtom } from './embedded.js'
+import { approvalAtom, cancelApprovalAtom, exportKeyAtom, loginAtom, submitCodeAtom, submitEmailAtom } from './embedded.js'
 import * as Requests from '../host/requests.js'
 import { balanceRefreshAtom } from './balance.js'
 import { openAtom } from './modal.js'
-import { routeAtom } from './router.js'
+import { pushAtom, routeAtom } from './router.js'
 import { toastAtom } from './toasts.js'
 import { secureStatusAtom } from './secure.js'
 
@@ -38,6 +38,7 @@ function setup(handlers: Handlers) {
     connectOtp: () => ({ account: { email: 'ada@example.com', address } }),
     sign: () => ({ result: '0x' }),
     signOut: () => null,
+    exportKey: () => null,
     ...handlers,
     abort: ({ op }: { op: string }) => (aborted.push(op), null),
   } as Channel.Handlers<Protocol.SecureApi>
@@ -165,5 +166,30 @@ describe('approval', () => {
     await expect(request).rejects.toMatchObject({ code: Errors.codes.userRejected })
     await vi.waitFor(() => expect(aborted).toContain(op))
     expect(store.get(approvalAtom)).toBeNull()
+  })
+})
+
+describe('key export', () => {
+  test('behavior: the secure-site runs the export with the pinned host; when it is done the view is popped', async () => {
+    const exportKey = vi.fn((_params: { op: string; host: string }) => null)
+    const { store } = setup({ exportKey })
+    await store.set(submitCodeAtom, '123456')
+    store.set(pushAtom, { view: 'ExportWallet' })
+    await store.set(exportKeyAtom, new AbortController().signal)
+    expect(exportKey.mock.calls[0]![0]).toMatchObject({ host: 'http://localhost:5173' })
+    expect(store.get(routeAtom)).toMatchObject({ view: 'Account' })
+  })
+
+  test('behavior: leaving the view ends the export in the secure-site', async () => {
+    let started!: () => void
+    const exporting = new Promise<void>((resolve) => (started = resolve))
+    const { store, aborted } = setup({ exportKey: () => (started(), new Promise(() => {})) })
+    store.set(pushAtom, { view: 'ExportWallet' })
+    const leaving = new AbortController()
+    const run = store.set(exportKeyAtom, leaving.signal)
+    await exporting
+    leaving.abort()
+    await run
+    await vi.waitFor(() => expect(aborted).toHaveLength(1))
   })
 })

@@ -65,7 +65,7 @@ const timeout = { timeoutMs: Constants.embeddedRequestTimeoutMs }
 function describe(error: unknown): { error: string; retry: boolean } {
   const message = error instanceof Error ? error.message : String(error)
   if (message === Errors.timedOut().message) return { error: ui.email.timedOut, retry: true }
-  if (message === ui.email.unavailable || message === ui.email.timedOut) return { error: message, retry: true }
+  if (message === ui.email.unavailable || message === ui.email.timedOut || message === ui.email.mailFailed) return { error: message, retry: true }
   return { error: message || somethingWentWrong, retry: false }
 }
 
@@ -196,6 +196,32 @@ const approveAtom = atom(null, async (get, set, { op, sign }: { op: string; sign
     }
     throw error
   }
+})
+
+/** Key export waits on a person reading their phrase, like an approval; it still ends. */
+const exportTimeoutMs = 600_000
+
+/**
+ * Key export (notes §4.8) runs in the secure-site over the ExportWallet view; this side learns only
+ * that the person is done, and pops the view. Leaving the view (`signal`) ends it there too.
+ */
+export const exportKeyAtom = atom(null, async (get, set, signal: AbortSignal) => {
+  const channel = readyChannel(get)
+  const leave = () => get(historyAtom).at(-1)?.view === 'ExportWallet' && set(popAtom)
+  if (!channel) {
+    set(showToastAtom, { variant: 'error', message: ui.email.unavailable })
+    return leave()
+  }
+  const op = Ids.random()
+  try {
+    await channel.call('exportKey', { op, host: get(hostOriginAtom) ?? location.origin }, { signal, timeoutMs: exportTimeoutMs })
+  } catch (error) {
+    void channel.call('abort', { op }).catch(() => {})
+    if (signal.aborted) return
+    log.warn('key export ended', error)
+    set(showToastAtom, { variant: 'error', message: error instanceof Errors.DoorwayError ? error.message : somethingWentWrong })
+  }
+  leave()
 })
 
 /** The view went away (back, close, another view): the pending approval is rejected with 4001. */

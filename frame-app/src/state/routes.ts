@@ -17,6 +17,7 @@ export type Route =
   | { view: 'ConnectingSiwe' }
   | { view: 'ConnectingFarcaster' }
   | { view: 'EmailVerifyOtp' }
+  | { view: 'ExportWallet' }
   | { view: 'UnsupportedChain' }
   | { view: 'RegisterAccountName' }
   | { view: 'RegisterAccountNameSuccess'; name: string }

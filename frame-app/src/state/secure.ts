@@ -9,7 +9,7 @@ export type SecureStatus =
 export const secureStatusAtom = atom<SecureStatus>({ state: 'idle' })
 
 /**
- * Where the secure iframe shows itself (the ApproveTransaction view's slot, in frame coordinates),
+ * Where the secure iframe shows itself (a view's slot, in frame coordinates: useSecureSlot),
  * or null: hidden. The frame only positions it; what it shows is the secure-site's own DOM.
  */
 export type SecureSlot = { top: number; left: number; width: number; height: number }

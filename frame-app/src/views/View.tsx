@@ -38,6 +38,7 @@ export const views: { [V in Route['view']]: Definition<V> } = {
   ConnectingWalletConnect: { component: lazy(loadWalletConnectViews) },
   ConnectingExternal: { component: ConnectingExternal },
   ApproveTransaction: { component: lazy(() => import('./ApproveTransaction/ApproveTransaction.js')) },
+  ExportWallet: { component: lazy(() => import('./ExportWallet/ExportWallet.js')) },
   EmailVerifyOtp: { component: lazy(() => loadEmailLogin().then((m) => ({ default: m.EmailVerifyOtp }))) },
   SIWXSignMessage: { component: later(ui.later.siwx) },
   ConnectingSiwe: { component: later(ui.later.siwx) },

@@ -18,6 +18,7 @@ export const kinds = {
   recoveryReleased: 'recovery.released',
   deviceShareStored: 'device.shareStored',
   sessionEnded: 'session.ended',
+  keyExported: 'key.exported',
 } as const
 
 export type Entry = { seq: number; userId: string; at: number; kind: string; detail: Record<string, unknown> }

@@ -68,7 +68,7 @@ describe.each(backends)('app on %s', (_, create) => {
       storage: place.storage,
       secrets: { kek: keys.kek, pepper: keys.pepper, ticketKey: keys.ticket.privateKey },
       vault: Vault.client('http://vault.test', (request) => vault.fetch(request)),
-      mailer: { send: (mail) => void mails.push(mail) },
+      mailer: { send: async (mail) => void mails.push(mail) },
       now: () => clock,
       log: (message) => void logged.push(message),
       ...overrides,
@@ -99,8 +99,8 @@ describe.each(backends)('app on %s', (_, create) => {
   }
   type Device = Awaited<ReturnType<typeof device>>
 
-  async function enrolled() {
-    const d = await device()
+  async function enrolled(target?: () => ReturnType<typeof App.app>) {
+    const d = await device(target)
     expect((await d.enrol()).status).toBe(201)
     return d
   }
@@ -108,7 +108,7 @@ describe.each(backends)('app on %s', (_, create) => {
   /** The code in the last mail to this address, as a person reads it. */
   function codeFor(to: string): string {
     const mail = mails.filter((m) => m.to === to && m.subject.startsWith('Your Doorway code')).at(-1)
-    return /code is (\d{6})/.exec(mail?.subject ?? '')![1]!
+    return / is (\d{6})$/.exec(mail?.subject ?? '')![1]!
   }
 
   async function start(d: Device, to: string) {
@@ -131,8 +131,8 @@ describe.each(backends)('app on %s', (_, create) => {
   }
 
   /** A new person with a wallet made as the secure-site makes one (notes §4.2 Create). */
-  async function withWallet() {
-    const d = await enrolled()
+  async function withWallet(target?: () => ReturnType<typeof App.app>) {
+    const d = await enrolled(target)
     const to = email()
     const { body } = await signIn(d, to)
     const userId = body.user.id as string
@@ -260,21 +260,66 @@ describe.each(backends)('app on %s', (_, create) => {
       expect(logged.splice(0)).toEqual(['vault unavailable'])
     })
 
-    test('behavior: a mailer that throws or rejects does not break the route', async () => {
-      for (const send of [
+  })
+
+  describe('the code mail (notes §4.4 Sending)', () => {
+    const unsent = { status: 503, body: { message: 'The code email could not be sent: try again in a moment', reason: 'mail' } }
+    const down: [string, Mail.Mailer['send']][] = [
+      [
+        'throws',
         () => {
           throw new Error('smtp down')
         },
-        () => Promise.reject(new Error('smtp down')) as unknown as void,
-      ]) {
-        const broken = App.app(deps({ mailer: { send } }))
-        const d = await device(() => broken)
-        await d.enrol()
-        const response = await d.call('POST', '/v1/email/start', { email: email(), host })
-        expect(response.status).toBe(200)
-        await expect.poll(() => logged.length).toBe(1)
-        expect(logged.splice(0)).toEqual(['mail not queued'])
+      ],
+      ['rejects', () => Promise.reject(new Error('smtp down'))],
+    ]
+
+    test.each(down)('error: a mailer that %s is a 503 mail, and a retry right after is not throttled', async (_, send) => {
+      let target = App.app(deps({ mailer: { send } }))
+      const d = await enrolled(() => target)
+      const to = email()
+      expect(await d.call('POST', '/v1/email/start', { email: to, host })).toMatchObject(unsent)
+      expect(logged.splice(0)).toEqual(['code mail not sent'])
+      target = app
+      expect((await d.call('POST', '/v1/email/start', { email: to, host })).status).toBe(200)
+    })
+
+    test('error: a mail server that never answers is a 503 within mailTimeoutMs', async () => {
+      const stalled = App.app(deps({ mailer: { send: () => new Promise(() => {}) }, mailTimeoutMs: 50 }))
+      const d = await enrolled(() => stalled)
+      const began = performance.now()
+      expect(await d.call('POST', '/v1/email/start', { email: email(), host })).toMatchObject(unsent)
+      expect(performance.now() - began).toBeLessThan(1_000)
+      expect(logged.splice(0)).toEqual(['code mail not sent'])
+      expect(App.mailTimeoutMs).toBe(25_000)
+    })
+
+    test('error: the export code mail failing is a 503 mail too, logs no code.sent, and a retry is not throttled', async () => {
+      let target = app
+      const { d } = await withWallet(() => target)
+      clock += Session.policy.freshMs + 1_000
+      target = App.app(deps({ mailer: { send: () => Promise.reject(new Error('smtp down')) } }))
+      expect(await d.call('POST', '/v1/export/code', { host })).toMatchObject(unsent)
+      expect(logged.splice(0)).toEqual(['code mail not sent'])
+      target = app
+      expect((await d.call('POST', '/v1/export/code', { host })).status).toBe(200)
+      const kinds = (await d.call('GET', '/v1/audit')).body.entries.map((e: Json) => e.kind)
+      expect(kinds.filter((k: string) => k === 'code.sent')).toHaveLength(1)
+    })
+
+    test('behavior: a notice that fails to send is logged, never the route\'s failure', async () => {
+      let target = app
+      const { d, to } = await withWallet(() => target)
+      clock += Session.policy.freshMs + 1_000
+      const send = async (mail: Mail.Mail) => {
+        if (!mail.subject.startsWith('Your Doorway code')) throw new Error('smtp down')
+        mails.push(mail)
       }
+      target = App.app(deps({ mailer: { send } }))
+      const { body } = await d.call('POST', '/v1/export/code', { host })
+      expect((await d.call('POST', '/v1/export', { challengeId: body.challengeId, code: codeFor(to) })).status).toBe(200)
+      await expect.poll(() => logged.length).toBe(1)
+      expect(logged.splice(0)).toEqual(['mail not sent'])
     })
   })
 
@@ -321,6 +366,13 @@ describe.each(backends)('app on %s', (_, create) => {
       ['a session without a wallet', 401, { setup: 'fresh', path: '/v1/session' }, { reason: 'noShare' }],
       ['ending no session', 401, { setup: 'enrolled', path: '/v1/session/end' }, { reason: 'noSession' }],
       ['the audit log without a session', 401, { setup: 'enrolled', method: 'GET', path: '/v1/audit' }, { reason: 'noSession' }],
+      ['an export code without a session', 401, { setup: 'enrolled', path: '/v1/export/code', body: { host } }, { reason: 'noSession' }],
+      ['an export code with a bad host', 400, { setup: 'fresh', path: '/v1/export/code', body: { host: 'http://a.test/x' } }, { message: 'Invalid host: expected an http(s) origin' }],
+      ['an export code with a body that is not JSON', 400, { setup: 'fresh', path: '/v1/export/code', text: 'nope' }, { message: 'Expected a JSON object body' }],
+      ['an export without a session', 401, { setup: 'enrolled', path: '/v1/export', body: { challengeId: Ids.random(), code: '123456' } }, { reason: 'noSession' }],
+      ['an export with a bad challenge id', 400, { setup: 'fresh', path: '/v1/export', body: { challengeId: 'x', code: '123456' } }, { message: 'Invalid challengeId: expected 32 lowercase hex digits' }],
+      ['an export with a 5-digit code', 400, { setup: 'fresh', path: '/v1/export', body: { challengeId: Ids.random(), code: '12345' } }, { message: 'Invalid code: expected 6 digits' }],
+      ['an export of an unknown challenge', 401, { setup: 'fresh', path: '/v1/export', body: { challengeId: Ids.random(), code: '123456' } }, { reason: 'unknown' }],
       ['an unknown route', 404, { setup: 'enrolled', path: '/v1/nothing' }, { message: 'Not found' }],
       ['an unknown device', 401, { setup: 'none', path: '/v1/email/start', body: { email: 'a@b.test', host } }, { reason: 'unknownDevice' }],
     ]
@@ -453,6 +505,138 @@ describe.each(backends)('app on %s', (_, create) => {
     })
   })
 
+  describe('key export (notes §4.8)', () => {
+    async function exportCode(d: Device) {
+      const response = await d.call('POST', '/v1/export/code', { host })
+      expect(response.status).toBe(200)
+      return response.body.challengeId as string
+    }
+
+    test('behavior: a code mailed for export releases this device\'s share once, logged and notified', async () => {
+      const { d, to, userId, split, secret, address } = await withWallet()
+      clock += Session.policy.freshMs + 1_000
+      const started = await d.call('POST', '/v1/export/code', { host })
+      expect(started).toMatchObject({ status: 200, body: { challengeId: expect.stringMatching(Ids.pattern), expiresAt: clock + Otp.policy.lifetimeMs } })
+      const challengeId = started.body.challengeId as string
+      const code = codeFor(to)
+      expect(mails.at(-1)).toEqual({
+        to,
+        subject: `Your Doorway code to export your wallet is ${code}`,
+        text: `Your Doorway code to export your wallet is ${code}.\n\nSomeone asked to export your wallet's recovery phrase and private key at ${host}. The code expires in 10 minutes.\n\nIf this wasn't you, do not share this code with anyone and ignore this mail.\n`,
+      })
+
+      const exported = await d.call('POST', '/v1/export', { challengeId, code })
+      expect(exported).toMatchObject({ status: 200, body: { deviceShare: base64url(split.server) } })
+      expect(Object.keys(exported.body)).toEqual(['deviceShare'])
+      expect(exported.body.deviceShare).toBe((await d.call('POST', '/v1/session')).body.deviceShare)
+      // The browser's D and this A rebuild the key; the server never sees it.
+      expect(await Shares.combine(split.device, fromBase64url(exported.body.deviceShare), address)).toEqual(secret)
+      expect(mails.at(-1)).toEqual({
+        to,
+        subject: 'Your Doorway wallet was exported',
+        text: `The recovery phrase and private key of your Doorway wallet were shown at ${host}, on a device that confirmed a code sent to this address.\n\nIf this wasn't you, move your funds to a new wallet now.\n`,
+      })
+
+      const entries = (await place.storage.audit.list(userId)).filter((e) => e.kind === 'code.sent' || e.kind === 'key.exported')
+      expect(entries.map(({ kind, detail }) => ({ kind, detail }))).toEqual([
+        { kind: 'code.sent', detail: { deviceId: d.id, challengeId, host, purpose: 'export' } },
+        { kind: 'key.exported', detail: { deviceId: d.id, host } },
+      ])
+      expect(await d.call('POST', '/v1/export', { challengeId, code })).toMatchObject({ status: 401, body: { reason: 'used' } })
+      expect(logged).toEqual([])
+    })
+
+    test('behavior: the verified code is fresh auth', async () => {
+      const { d, to } = await withWallet()
+      clock += Session.policy.freshMs + 1_000
+      expect(await d.call('POST', '/v1/devices/share', { deviceShare: base64url(new Uint8Array(Custody.shareBytes)) })).toMatchObject({ status: 403, body: { reason: 'freshAuth' } })
+      const challengeId = await exportCode(d)
+      expect((await d.call('POST', '/v1/export', { challengeId, code: codeFor(to) })).status).toBe(200)
+      expect((await place.storage.devices.get(d.id))!.freshAuthAt).toBe(clock)
+    })
+
+    test('error: a wrong code is a 401 with attemptsLeft, and nothing is released', async () => {
+      const { d, to, userId } = await withWallet()
+      clock += Session.policy.freshMs + 1_000
+      const challengeId = await exportCode(d)
+      expect(await d.call('POST', '/v1/export', { challengeId, code: wrong(codeFor(to)) })).toMatchObject({
+        status: 401,
+        body: { message: 'The code is not right', reason: 'wrong', attemptsLeft: 4 },
+      })
+      expect((await place.storage.audit.list(userId)).map((e) => e.kind)).not.toContain('key.exported')
+    })
+
+    test('error: a code from another device is a 401 otherDevice', async () => {
+      const { d, to } = await withWallet()
+      clock += Session.policy.freshMs + 1_000
+      const challengeId = await exportCode(d)
+      const second = await enrolled()
+      clock += Session.policy.freshMs + 1_000
+      await signIn(second, to)
+      expect(await second.call('POST', '/v1/export', { challengeId, code: codeFor(to) })).toMatchObject({ status: 401, body: { reason: 'otherDevice' } })
+    })
+
+    test('error: a code for another email is a 403 otherUser and spends nothing', async () => {
+      const { d } = await withWallet()
+      clock += Session.policy.freshMs + 1_000
+      const other = email()
+      const challengeId = await start(d, other)
+      expect(await d.call('POST', '/v1/export', { challengeId, code: codeFor(other) })).toMatchObject({
+        status: 403,
+        body: { message: 'The code was sent to another email than the signed-in one', reason: 'otherUser' },
+      })
+      expect((await verify(d, challengeId, codeFor(other))).status).toBe(200)
+    })
+
+    test('error: a replayed export is a 401 replay', async () => {
+      const { d, to } = await withWallet()
+      clock += Session.policy.freshMs + 1_000
+      const challengeId = await exportCode(d)
+      const body = JSON.stringify({ challengeId, code: codeFor(to) })
+      const header = await Stamp.sign(d.pair.privateKey, { method: 'POST', path: '/v1/export', body, deviceId: d.id, now: clock })
+      expect((await d.call('POST', '/v1/export', undefined, { text: body, header })).status).toBe(200)
+      expect(await d.call('POST', '/v1/export', undefined, { text: body, header })).toMatchObject({ status: 401, body: { reason: 'replay' } })
+    })
+
+    test('behavior: within 5 min of its sign-in the device is fresh: no code is mailed, and the share is released once asked, logged and notified', async () => {
+      const { d, to, userId, split } = await withWallet()
+      const before = mails.length
+      clock += 60_000
+      expect(await d.call('POST', '/v1/export/code', { host })).toMatchObject({ status: 200, body: { fresh: true } })
+      expect(mails.length).toBe(before)
+      const exported = await d.call('POST', '/v1/export', { host })
+      expect(exported).toMatchObject({ status: 200, body: { deviceShare: base64url(split.server) } })
+      expect(mails.at(-1)).toMatchObject({ to, subject: 'Your Doorway wallet was exported' })
+      expect((await place.storage.audit.list(userId)).filter((e) => e.kind === 'key.exported').map((e) => e.detail)).toEqual([{ deviceId: d.id, host }])
+    })
+
+    test('error: without a code and past 5 min, the export is a 403 freshAuth and nothing is released', async () => {
+      const { d, userId } = await withWallet()
+      clock += Session.policy.freshMs + 1_000
+      expect(await d.call('POST', '/v1/export', { host })).toMatchObject({ status: 403, body: { reason: 'freshAuth' } })
+      expect((await place.storage.audit.list(userId)).map((e) => e.kind)).not.toContain('key.exported')
+    })
+
+    test('error: a second export code within 30 s is a 429 with the exact message', async () => {
+      const { d } = await withWallet()
+      clock += Session.policy.freshMs + 1_000
+      await exportCode(d)
+      clock += 10_000
+      const response = await d.call('POST', '/v1/export/code', { host })
+      expect(response).toMatchObject({ status: 429, body: { message: 'Please try again after 20 seconds', reason: 'throttled', retryAfter: 20 } })
+      expect(response.headers.get('retry-after')).toBe('20')
+    })
+
+    test('error: a device without a share is a 401 noShare, and the code is spent', async () => {
+      const d = await enrolled()
+      const to = email()
+      await signIn(d, to)
+      clock += Session.policy.freshMs + 1_000
+      const challengeId = await exportCode(d)
+      expect(await d.call('POST', '/v1/export', { challengeId, code: codeFor(to) })).toMatchObject({ status: 401, body: { reason: 'noShare' } })
+    })
+  })
+
   describe('sessions (notes §4.3)', () => {
     test('error: a session idle for 7 days is over, and a later request does not revive it', async () => {
       const { d } = await withWallet()
@@ -560,7 +744,7 @@ describe('static secure-site', () => {
       storage: {} as Storage,
       secrets: {} as App.Deps['secrets'],
       vault: { reseal: () => Promise.reject(new Error('unused')) },
-      mailer: { send() {} },
+      mailer: { send: async () => {} },
       now: () => t0,
       staticDir: dir,
     })

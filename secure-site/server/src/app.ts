@@ -13,6 +13,7 @@ import { HttpError, respond } from './http.js'
 import type * as Mail from './mail.js'
 import * as Devices from './routes/devices.js'
 import * as Email from './routes/email.js'
+import * as Export from './routes/export.js'
 import * as Session from './routes/session.js'
 import * as Wallet from './routes/wallet.js'
 import type * as Stamp from './Stamp.js'
@@ -26,6 +27,8 @@ export type Deps = {
   vault: Vault.Client
   mailer: Mail.Mailer
   now(): number
+  /** How long a route waits for the SMTP server to accept a code mail; `mailTimeoutMs` unless a test says. */
+  mailTimeoutMs?: number
   /** The built secure-site, served for every other GET. */
   staticDir?: string
   log?(message: string, error?: unknown): void
@@ -36,8 +39,10 @@ export type Server = Deps & {
   nonces: Stamp.Nonces
   log(message: string, error?: unknown): void
   audit(userId: string, kind: (typeof Audit.kinds)[keyof typeof Audit.kinds], detail: Record<string, unknown>): Promise<void>
-  /** Queues a mail; a mailer that throws is logged, never the route's failure. */
+  /** Sends a notice without waiting; a mail that fails is logged, never the route's failure. */
   mail(mail: Mail.Mail): void
+  /** Resolves once the SMTP server accepted the mail; rejects when it refused, or after `mailTimeoutMs`. */
+  deliver(mail: Mail.Mail): Promise<void>
 }
 
 // frame-ancestors is checked against every ancestor, the dapp's top page included, so it cannot single
@@ -47,21 +52,34 @@ export const contentSecurityPolicy =
 
 export const bodyLimitBytes = 16 * 1024
 
+/** Under the modal's 30 s request timeout (spec §7), so the person hears why before the modal gives up. */
+export const mailTimeoutMs = 25_000
+
 export function app(deps: Deps) {
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(`[doorway:secure] ${message}`, error ?? ''))
+  const timeoutMs = deps.mailTimeoutMs ?? mailTimeoutMs
+  // async, so a mailer that throws rejects like one that fails later.
+  const send = async (mail: Mail.Mail) => deps.mailer.send(mail)
   const server: Server = {
     ...deps,
+    mailTimeoutMs: timeoutMs,
     log,
     nonces: Auth.nonces(deps),
     async audit(userId, kind, detail) {
       await deps.storage.audit.append(userId, { at: deps.now(), kind, detail })
     },
     mail(mail) {
+      send(mail).catch((error: unknown) => log('mail not sent', error))
+    },
+    async deliver(mail) {
+      let timer: NodeJS.Timeout | undefined
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`The mail server did not accept the mail within ${timeoutMs} ms`)), timeoutMs)
+      })
       try {
-        const sending: unknown = deps.mailer.send(mail)
-        if (sending instanceof Promise) sending.catch((error: unknown) => log('mail not queued', error))
-      } catch (error) {
-        log('mail not queued', error)
+        await Promise.race([send(mail), timeout])
+      } finally {
+        clearTimeout(timer)
       }
     },
   }
@@ -81,6 +99,7 @@ export function app(deps: Deps) {
   app.route('/', Email.routes(server))
   app.route('/', Wallet.routes(server))
   app.route('/', Session.routes(server))
+  app.route('/', Export.routes(server))
   if (deps.staticDir) {
     // serveStatic refuses `..`, encoded separators and double slashes; a directory serves its index.html.
     const files = serveStatic({ root: deps.staticDir })

@@ -1,15 +1,15 @@
 /**
- * The server's mail (notes/embedded-wallet.md §4.4): the code and the requesting host, never a link
- * that signs in. Routes hand a mail to `send` and answer at once, so SMTP latency never eats the 30 s
- * the modal waits; delivery errors are logged, never thrown at a route. `import * as Mail from './mail.js'`.
+ * The server's mail (notes/embedded-wallet.md §4.4, §4.8): the code and the requesting host, never a
+ * link that signs in. `send` settles when the SMTP server accepted or refused the mail, so a route can
+ * wait for a code mail within a bound and say so when it did not go out. `import * as Mail from './mail.js'`.
  */
 import { createTransport } from 'nodemailer'
 import * as Otp from './Otp.js'
 
 export type Mail = { to: string; subject: string; text: string }
 
-/** Queues a mail; never waits for it and never throws for a delivery failure. */
-export type Mailer = { send(mail: Mail): void }
+/** Resolves once the SMTP server accepted the mail; rejects when it refused it or could not be reached. */
+export type Mailer = { send(mail: Mail): Promise<void> }
 
 export const from = 'Doorway <login@doorway.test>'
 
@@ -22,6 +22,37 @@ export function code(options: { to: string; code: string; host: string }): Mail 
       `Your Doorway code is ${options.code}.`,
       '',
       `Someone asked to sign in at ${options.host}. The code expires in ${minutes} minutes. If this wasn't you, ignore this mail.`,
+      '',
+    ].join('\n'),
+  }
+}
+
+/** notes §4.8: the code that lets this device show the wallet's recovery phrase and key. */
+export function exportCode(options: { to: string; code: string; host: string }): Mail {
+  const minutes = Otp.policy.lifetimeMs / 60_000
+  return {
+    to: options.to,
+    subject: `Your Doorway code to export your wallet is ${options.code}`,
+    text: [
+      `Your Doorway code to export your wallet is ${options.code}.`,
+      '',
+      `Someone asked to export your wallet's recovery phrase and private key at ${options.host}. The code expires in ${minutes} minutes.`,
+      '',
+      "If this wasn't you, do not share this code with anyone and ignore this mail.",
+      '',
+    ].join('\n'),
+  }
+}
+
+/** notes §4.8 After export: the notification. */
+export function exported(options: { to: string; host: string }): Mail {
+  return {
+    to: options.to,
+    subject: 'Your Doorway wallet was exported',
+    text: [
+      `The recovery phrase and private key of your Doorway wallet were shown at ${options.host}, on a device that confirmed a code sent to this address.`,
+      '',
+      "If this wasn't you, move your funds to a new wallet now.",
       '',
     ].join('\n'),
   }
@@ -43,14 +74,17 @@ export function locked(options: { to: string }): Mail {
 }
 
 export type SmtpMailer = Mailer & {
-  /** Resolves once every mail queued so far was delivered or failed. */
+  /** Resolves once every mail sent so far was accepted or refused. */
   idle(): Promise<void>
   close(): void
 }
 
-/** Plain SMTP on loopback to the devnet mail sink (no TLS to negotiate there); a pooled transport is the queue. */
-export function smtp(options: { host: string; port: number; log?: (message: string, error: unknown) => void; maxPending?: number }): SmtpMailer {
-  const { log = (message, error) => console.error(`[doorway:secure] ${message}`, error), maxPending = 1_000 } = options
+/**
+ * Plain SMTP on loopback to the devnet mail sink (no TLS to negotiate there); a pooled transport is the
+ * queue. A full queue refuses the mail at once rather than letting a stalled server grow it.
+ */
+export function smtp(options: { host: string; port: number; maxPending?: number }): SmtpMailer {
+  const { maxPending = 1_000 } = options
   const transport = createTransport({
     host: options.host,
     port: options.port,
@@ -62,19 +96,14 @@ export function smtp(options: { host: string; port: number; log?: (message: stri
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
   })
-  const pending = new Set<Promise<void>>()
+  const pending = new Set<Promise<unknown>>()
   return {
     send(mail) {
-      // A stalled SMTP server must not grow the queue without bound.
-      if (pending.size >= maxPending) return log('mail dropped: the queue is full', undefined)
-      const sending = transport
-        .sendMail({ from, ...mail })
-        .then(
-          () => {},
-          (error: unknown) => log('mail not delivered', error),
-        )
-        .finally(() => pending.delete(sending))
-      pending.add(sending)
+      if (pending.size >= maxPending) return Promise.reject(new Error(`The mail queue is full (${maxPending} pending)`))
+      const sending = transport.sendMail({ from, ...mail }).then(() => {})
+      const settled = sending.catch(() => {}).finally(() => pending.delete(settled))
+      pending.add(settled)
+      return sending
     },
     async idle() {
       await Promise.all(pending)

@@ -3,6 +3,7 @@ import { format, ui } from '@doorway/shared/Messages'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import * as Approval from './Approval.js'
 import type { Description } from './describe.js'
+import { VisibilityObserver, withVisibilityObserver } from './testing.js'
 
 const description: Description = {
   method: 'personal_sign',
@@ -17,38 +18,6 @@ const description: Description = {
 const host = { origin: 'https://dapp.example', attested: true }
 // jsdom cannot make trusted events: tests that play the person say every event is theirs.
 const person = () => true
-
-/** IntersectionObserver v2 as Chromium has it: the test says when the screen is seen. */
-class VisibilityObserver {
-  static last: VisibilityObserver | undefined
-  target: Element | undefined
-  disconnected = false
-  constructor(
-    readonly callback: (entries: { isVisible: boolean; target: Element }[]) => void,
-    readonly options: Record<string, unknown>,
-  ) {
-    VisibilityObserver.last = this
-  }
-  observe(target: Element) {
-    this.target = target
-  }
-  disconnect() {
-    this.disconnected = true
-  }
-  report(isVisible: boolean) {
-    this.callback([{ isVisible, target: this.target! }])
-  }
-}
-class VisibilityEntry {
-  get isVisible() {
-    return false
-  }
-}
-
-function withVisibilityObserver() {
-  vi.stubGlobal('IntersectionObserver', VisibilityObserver)
-  vi.stubGlobal('IntersectionObserverEntry', VisibilityEntry)
-}
 
 function setup(options: Partial<Approval.ask.Options> = {}) {
   const root = document.body.appendChild(document.createElement('div'))

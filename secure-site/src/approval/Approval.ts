@@ -2,17 +2,12 @@ import './approval.css'
 import { codes, DoorwayError } from '@doorway/shared/Errors'
 import { format, requestAborted, ui } from '@doorway/shared/Messages'
 import type { Description, Row } from './describe.js'
+import { element, holdToConfirm, type Listen, observesVisibility, type Visibility, watchIntersection, watchPage } from './guard.js'
 
-// The approval screen the secure-site renders in its own frame (notes §4.7). The frame around it is
-// not trusted: it may make this iframe transparent, cover it or click for the person, so Approve
+// The approval screen the secure-site renders in its own frame (notes §4.7), behind guard.ts: Approve
 // counts only the person's own input on a screen that has been visible for a while.
 
-/** How long the request must stay visible before Approve is enabled (notes §4.7). */
-export const visibleMs = 500
-/** How long Approve is held where visibility cannot be observed (notes §4.7). */
-export const holdMs = 800
-// The shortest delay IntersectionObserver v2 accepts with trackVisibility.
-const observerDelayMs = 100
+export { holdMs, visibleMs } from './guard.js'
 
 /** The request was aborted (closed modal, timeout) before the person decided. */
 export class Aborted extends DoorwayError {
@@ -39,12 +34,6 @@ export declare namespace ask {
 }
 
 type Outcome = 'approved' | 'rejected' | 'aborted'
-type Visibility = 'waiting' | 'hidden' | 'ready'
-type Listen = <type extends keyof HTMLElementEventMap>(
-  target: EventTarget,
-  type: type,
-  handler: (event: HTMLElementEventMap[type]) => void,
-) => void
 
 /**
  * Shows the request in `root` until the person approves or rejects it, or `signal` aborts (rejects with
@@ -89,93 +78,6 @@ export function ask(root: HTMLElement, options: ask.Options): Promise<ask.Return
     else listen(screen.approve, 'click', approve)
     screen.reject.focus()
   })
-}
-
-/** IntersectionObserver v2 (Chromium): entries say whether the target is really seen, uncovered. */
-type VisibilityWindow = Window & {
-  IntersectionObserver?: new (
-    callback: (entries: readonly (IntersectionObserverEntry & { isVisible?: boolean })[]) => void,
-    options: IntersectionObserverInit & { trackVisibility: boolean; delay: number },
-  ) => IntersectionObserver
-  IntersectionObserverEntry?: { prototype: object }
-}
-
-function observesVisibility(win: VisibilityWindow): boolean {
-  const entry = win.IntersectionObserverEntry
-  return typeof win.IntersectionObserver === 'function' && !!entry && 'isVisible' in entry.prototype
-}
-
-/** Calls `update` with 'ready' once `visible(true)` has held for visibleMs; any `visible(false)` restarts. */
-function dwell(win: Window, update: (visibility: Visibility) => void) {
-  let timer: ReturnType<Window['setTimeout']> | undefined
-  let state: Visibility = 'waiting'
-  const set = (next: Visibility) => {
-    if (next !== state) update((state = next))
-  }
-  const stop = () => {
-    win.clearTimeout(timer)
-    timer = undefined
-  }
-  const visible = (seen: boolean) => {
-    if (!seen) return stop(), set('hidden')
-    if (state === 'ready' || timer !== undefined) return
-    set('waiting')
-    timer = win.setTimeout(() => ((timer = undefined), set('ready')), visibleMs)
-  }
-  return { visible, stop }
-}
-
-// notes §4.7, Porto's approach: visible means not covered, not transparent, not transformed.
-function watchIntersection(win: VisibilityWindow, target: Element, update: (visibility: Visibility) => void) {
-  const gate = dwell(win, update)
-  const observer = new win.IntersectionObserver!(
-    (entries) => {
-      const entry = entries[entries.length - 1]
-      if (entry) gate.visible(entry.isVisible === true)
-    },
-    { trackVisibility: true, delay: observerDelayMs },
-  )
-  observer.observe(target)
-  return () => (observer.disconnect(), gate.stop())
-}
-
-// Without IntersectionObserver v2 only the page's own visibility is known; hold-to-confirm covers the rest.
-function watchPage(win: Window, _target: Element, update: (visibility: Visibility) => void) {
-  const gate = dwell(win, update)
-  const onChange = () => gate.visible(win.document.visibilityState === 'visible')
-  win.document.addEventListener('visibilitychange', onChange)
-  onChange()
-  return () => (win.document.removeEventListener('visibilitychange', onChange), gate.stop())
-}
-
-declare namespace holdToConfirm {
-  type Options = { listen: Listen; signal: AbortSignal; ready: () => boolean; done: () => void }
-}
-
-/** Approve fires after holdMs of a held pointer, Space or Enter; letting go early cancels. */
-function holdToConfirm(win: Window, button: HTMLButtonElement, { listen, signal, ready, done }: holdToConfirm.Options) {
-  let timer: ReturnType<Window['setTimeout']> | undefined
-  const start = () => {
-    if (timer !== undefined || !ready()) return
-    button.dataset.holding = ''
-    timer = win.setTimeout(() => ((timer = undefined), delete button.dataset.holding, done()), holdMs)
-  }
-  const cancel = () => {
-    win.clearTimeout(timer)
-    timer = undefined
-    delete button.dataset.holding
-  }
-  listen(button, 'pointerdown', (event) => event.button === 0 && start())
-  listen(button, 'keydown', (event) => {
-    if (event.key !== ' ' && event.key !== 'Enter') return
-    event.preventDefault() // no click from the key: only the hold approves
-    if (!event.repeat) start()
-  })
-  // Letting go only ever cancels, so any release counts, trusted or not.
-  for (const type of ['pointerup', 'pointerleave', 'pointercancel', 'blur']) button.addEventListener(type, cancel, { signal })
-  button.addEventListener('keyup', (event) => (event.key === ' ' || event.key === 'Enter') && cancel(), { signal })
-  button.addEventListener('contextmenu', (event) => event.preventDefault(), { signal })
-  return cancel
 }
 
 type Screen = {
@@ -231,16 +133,4 @@ function show(screen: Screen, visibility: Visibility) {
   screen.approve.setAttribute('aria-disabled', String(visibility !== 'ready'))
   screen.section.dataset.visibility = visibility
   screen.status.textContent = visibility === 'waiting' ? ui.approve.waitVisible : visibility === 'hidden' ? ui.approve.hidden : ''
-}
-
-function element<tag extends keyof HTMLElementTagNameMap>(
-  doc: Document,
-  tag: tag,
-  className: string,
-  text?: string,
-): HTMLElementTagNameMap[tag] {
-  const node = doc.createElement(tag)
-  node.className = className
-  if (text !== undefined) node.textContent = text
-  return node
 }

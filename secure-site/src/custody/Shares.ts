@@ -31,6 +31,13 @@ export function evmAccount(secret: Uint8Array) {
   return mnemonicToAccount(entropyToMnemonic(secret, wordlist))
 }
 
+/** What key export shows (notes §4.8): the 12 words and the account's private key as hex. */
+export function exportable(secret: Uint8Array): { mnemonic: string; privateKey: `0x${string}` } {
+  const mnemonic = entropyToMnemonic(secret, wordlist)
+  const key = mnemonicToAccount(mnemonic).getHdKey().privateKey!
+  return { mnemonic, privateKey: `0x${Array.from(key, (b) => b.toString(16).padStart(2, '0')).join('')}` }
+}
+
 /**
  * Rebuilds the entropy from two shares of one split and checks it against the address this device
  * recorded: a tampered or mismatched share gives another address and is refused (notes §4.2).

@@ -6,6 +6,7 @@
 import { PGlite } from '@electric-sql/pglite'
 import { errors, format, ui } from '@doorway/shared/Messages'
 import { recoverMessageAddress } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as App from '../../server/src/app.js'
 import type * as Mail from '../../server/src/mail.js'
@@ -15,6 +16,7 @@ import * as Ticket from '../../server/src/Ticket.js'
 import * as Vault from '../../server/src/Vault.js'
 import * as Envelope from '../../server/src/Envelope.js'
 import * as Seal from '../custody/Seal.js'
+import * as Shares from '../custody/Shares.js'
 import * as Device from './Device.js'
 import * as Wallet from './Wallet.js'
 
@@ -36,12 +38,12 @@ beforeAll(async () => {
     storage,
     secrets: { kek: await Envelope.importKey(crypto.getRandomValues(new Uint8Array(32))), pepper: crypto.getRandomValues(new Uint8Array(32)), ticketKey: ticket.privateKey },
     vault: Vault.client('http://vault.test', (request) => vault.fetch(request)),
-    mailer: { send: (mail) => void mails.push(mail) },
+    mailer: { send: async (mail) => void mails.push(mail) },
     now: Date.now,
     log: () => {},
   })
   fetcher = ((input: string | URL | Request, init?: RequestInit) => app.fetch(new Request(input, init))) as typeof fetch
-})
+}, 60_000) // PGlite starts slowly on a loaded machine
 afterAll(() => storage.close())
 
 /** A device: its own store (an IndexedDB partition), the secure-site's wallet on it. */
@@ -121,5 +123,39 @@ describe('wallet', () => {
     wallet.lock()
     await expect(wallet.account()).rejects.toThrow(ui.email.tampered)
     expect(tampered).toBe(1)
+  })
+
+  test('behavior: key export right after sign-in needs no second code; it rebuilds the entropy of the signing key', async () => {
+    const email = newEmail()
+    const wallet = device()
+    const { address } = await login(wallet, email)
+    const before = mails.length
+    expect(await wallet.exportCode(host)).toEqual({ email, sent: false })
+    const { mnemonic, privateKey } = Shares.exportable(await wallet.exportSecret(host))
+    expect(mnemonic.split(' ')).toHaveLength(12)
+    expect(privateKeyToAccount(privateKey).address).toBe(address)
+    expect(mails.slice(before).map((m) => m.subject)).toEqual(['Your Doorway wallet was exported'])
+  })
+
+  test('behavior: past 5 minutes, key export needs a fresh code; a wrong one says so, a spent one is refused', async () => {
+    const email = newEmail()
+    const wallet = device()
+    const { address } = await login(wallet, email)
+    // Sign-in was over 5 minutes ago, and its code long enough ago for the 30 s throttle.
+    await db.query('UPDATE otp_challenges SET created_at = created_at - 600000 WHERE email = $1', [email])
+    await db.query('UPDATE devices SET fresh_auth_at = fresh_auth_at - 600000 WHERE user_id IS NOT NULL AND fresh_auth_at IS NOT NULL')
+    await expect(wallet.exportSecret(host)).rejects.toThrow()
+    expect(await wallet.exportCode(host)).toEqual({ email, sent: true })
+    expect(mails.filter((m) => m.to === email).at(-1)!.subject).toMatch(/^Your Doorway code to export your wallet is \d{6}$/)
+    const code = codeFor(email)
+    await expect(wallet.exportSecret(host, code === '000000' ? '111111' : '000000')).rejects.toThrow(format(ui.email.wrong, { n: 4 }))
+    const { privateKey } = Shares.exportable(await wallet.exportSecret(host, code))
+    expect(privateKeyToAccount(privateKey).address).toBe(address)
+    // The code is spent: a second export with it is refused.
+    await expect(wallet.exportSecret(host, code)).rejects.toThrow(ui.email.expired)
+  })
+
+  test('error: a device with no wallet session cannot ask for an export code', async () => {
+    await expect(device().exportCode(host)).rejects.toMatchObject({ code: 4100 })
   })
 })

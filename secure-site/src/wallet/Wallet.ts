@@ -38,6 +38,7 @@ export function create(options: Options) {
   let device: Device.Key | undefined
   let unlocked: Unlocked | undefined
   let challenge: { id: string; email: string } | undefined
+  let exportChallenge: string | undefined
   const server = Server.client({ base: options.base, device: () => device!, ...(options.fetch && { fetch: options.fetch }) })
 
   /** The device key, enrolled with the server (again, if the server forgot it). */
@@ -175,16 +176,52 @@ export function create(options: Options) {
     return current.account
   }
 
+  /**
+   * Key export, step 1 (notes §4.8): a sign-in of the last 5 minutes is fresh enough; otherwise the
+   * server mails a fresh code to the wallet's email (`sent`).
+   */
+  async function exportCode(host: string, signal?: AbortSignal): Promise<{ email: string; sent: boolean }> {
+    const record = await Device.wallet(store)
+    if (!record) throw Errors.unauthorized()
+    let started: { fresh: true } | { challengeId: string }
+    try {
+      started = await call<{ fresh: true } | { challengeId: string }>('/v1/export/code', { host }, signal)
+    } catch (error) {
+      throw toDoorwayError(error)
+    }
+    exportChallenge = 'challengeId' in started ? started.challengeId : undefined
+    return { email: record.email, sent: !!exportChallenge }
+  }
+
+  /**
+   * Key export, step 2: fresh auth (the code, when one was sent) releases this device's A once more;
+   * D + A rebuild the entropy, checked against the address. The caller shows it and zeroes it; it
+   * never leaves this origin.
+   */
+  async function exportSecret(host: string, code?: string, signal?: AbortSignal): Promise<Uint8Array> {
+    const record = await Device.wallet(store)
+    if (!record || (code !== undefined && !exportChallenge)) throw new Errors.DoorwayError(ui.email.expired)
+    let released: { deviceShare: string }
+    try {
+      released = await call<{ deviceShare: string }>('/v1/export', code === undefined ? { host } : { challengeId: exportChallenge, code }, signal)
+    } catch (error) {
+      throw toDoorwayError(error)
+    }
+    exportChallenge = undefined
+    const d = await Device.openShare(store, device!, record)
+    return combine(d, Base64url.decode(released.deviceShare), record.address)
+  }
+
   /** Ends the session on this device: the server deletes A, and D is forgotten here. */
   async function signOut(signal?: AbortSignal): Promise<void> {
     lock()
-    challenge = undefined
+    challenge = exportChallenge = undefined
     const had = await Device.wallet(store)
     await Device.forgetWallet(store)
     if (had) await call('/v1/session/end', {}, signal).catch(() => {})
   }
 
-  return { restore, connectEmail, connectOtp, account, signOut, lock }
+  return { restore, connectEmail, connectOtp, account, exportCode, exportSecret, signOut, lock }
 }
 export type Wallet = ReturnType<typeof create>
 
@@ -212,6 +249,8 @@ export function toDoorwayError(error: unknown): Errors.DoorwayError {
       return new Errors.DoorwayError(ui.email.exhausted)
     case 'otherDevice':
       return new Errors.DoorwayError(ui.email.otherDevice)
+    case 'mail':
+      return new Errors.DoorwayError(ui.email.mailFailed)
   }
   if (error.status === 400 && /email/i.test(error.message)) return new Errors.DoorwayError(ui.email.invalid)
   if (error.status === 400 && /code/i.test(error.message)) return new Errors.DoorwayError(ui.email.codeInvalid)

@@ -69,6 +69,11 @@ export function Account() {
           },
         ]}
       />
+      {account?.connector.user && (
+        <button type="button" className="list-button" onClick={() => push({ view: 'ExportWallet' })}>
+          {ui.embedded.export}
+        </button>
+      )}
       {account && <Disconnect signOut={!!account.connector.user} />}
     </div>
   )

@@ -47,7 +47,7 @@ export default function EmailLogin() {
           )}
         </div>
         <button type="submit" className="primary-button" disabled={sending || secure.state !== 'ready' || !email.trim()}>
-          {sending ? ui.email.sending : ui.email.submit}
+          {sending ? ui.email.sending : login.retry ? ui.email.retry : ui.email.submit}
         </button>
       </form>
     </section>
@@ -67,6 +67,12 @@ export function EmailVerifyOtp() {
   const now = useNow(login.resendAt)
   const groupId = useId()
   const verifying = login.busy === 'verifying'
+  // The code last sent: a timeout clears the fields, and Try again sends it once more (spec §7).
+  const sent = useRef('')
+  const send = (value: string) => {
+    sent.current = value
+    void submit(value)
+  }
 
   useEffect(() => inputs.current[0]?.focus(), [])
   // A refused code is cleared so the next one can be typed from the first digit.
@@ -86,7 +92,7 @@ export function EmailVerifyOtp() {
     chars.forEach((c, i) => (next[at + i] = c))
     setCode(next)
     const value = next.join('')
-    if (value.length === digits && /^\d{6}$/.test(value)) return void submit(value)
+    if (value.length === digits && /^\d{6}$/.test(value)) return send(value)
     inputs.current[Math.min(at + chars.length, digits - 1)]?.focus()
   }
   const onKeyDown = (at: number) => (event: KeyboardEvent<HTMLInputElement>) => {
@@ -140,6 +146,11 @@ export function EmailVerifyOtp() {
         <p className="error" role="alert">
           {login.error}
         </p>
+      )}
+      {login.retry && login.busy === null && sent.current && (
+        <button type="button" className="primary-button" onClick={() => send(sent.current)}>
+          {ui.email.retry}
+        </button>
       )}
       <button type="button" className="list-button" disabled={wait > 0 || login.busy !== null} onClick={() => void resend()}>
         {wait > 0 ? format(ui.email.resendIn, { n: wait }) : ui.email.resend}

@@ -4,30 +4,17 @@
  * also releases R1 and has the vault re-seal R2 to the device's ephemeral key.
  */
 import * as Ids from '@doorway/shared/Ids'
-import * as Messages from '@doorway/shared/Messages'
 import { Hono } from 'hono'
 import type { Server } from '../app.js'
 import * as Audit from '../Audit.js'
 import * as Auth from '../auth.js'
 import { base64url } from '../bytes.js'
+import * as Codes from '../codes.js'
 import * as Custody from '../Custody.js'
 import * as Http from '../http.js'
 import * as Mail from '../mail.js'
-import * as Otp from '../Otp.js'
 import * as Ticket from '../Ticket.js'
 import * as Vault from '../Vault.js'
-
-/** spec §5: 'Please try again after {n} seconds', with the reason and the seconds for the client. */
-const throttled = (refusal: Otp.Refusal) =>
-  new Http.HttpError(429, Messages.format(Messages.errors.emailLoginThrottled, { n: refusal.retryAfter }), refusal)
-
-const refusals: Record<Exclude<Otp.Outcome, 'ok'>, string> = {
-  wrong: 'The code is not right',
-  expired: 'The code has expired: ask for a new one',
-  used: 'The code was already used: ask for a new one',
-  exhausted: 'Too many wrong tries for this code: ask for a new one',
-  otherDevice: 'The code was asked for on another device',
-}
 
 export function routes(server: Server) {
   const { storage, secrets } = server
@@ -38,12 +25,7 @@ export function routes(server: Server) {
     const body = Http.object(text)
     const email = Http.email(body.email)
     const host = Http.host(body.host)
-    const now = server.now()
-    const code = Otp.code()
-    const challenge = { ...Otp.create({ id: Ids.random(), email, deviceId: device.id, code, pepper: secrets.pepper, now }), host }
-    const refusal = await storage.challenges.start(challenge, (recent, failures) => Otp.mayStart({ email, deviceId: device.id, now, recent, failures }))
-    if (refusal) throw throttled(refusal)
-    server.mail(Mail.code({ to: email, code, host }))
+    const challenge = await Codes.start(server, { deviceId: device.id, email, host, mail: (code) => Mail.code({ to: email, code, host }) })
     // A new email has no user and so no log yet: its first entry is the verified code.
     const user = await storage.users.byEmail(email)
     if (user) await server.audit(user.id, Audit.kinds.codeSent, { deviceId: device.id, challengeId: challenge.id, host })
@@ -57,19 +39,7 @@ export function routes(server: Server) {
     const code = Http.code(body.code)
     const ephemeral = await Http.point(body.device, 'device')
     const now = server.now()
-    const attempt = await storage.challenges.attempt(challengeId, now, (challenge, failures) =>
-      Otp.lockout(failures, now) ? 'locked' : Otp.verify(challenge, { email: challenge.email, deviceId: device.id, code, pepper: secrets.pepper, now }),
-    )
-    if (!attempt) throw new Http.HttpError(401, 'Unknown code request: ask for a new code', { reason: 'unknown' })
-    const { challenge, outcome, failures } = attempt
-    if (outcome === 'locked') throw throttled(Otp.lockout(failures, now)!)
-    if (outcome !== 'ok') {
-      // notes §4.4: the failure that locks the email tells its owner.
-      if (outcome === 'wrong' && Otp.lockout([...failures, now], now)) server.mail(Mail.locked({ to: challenge.email }))
-      const attemptsLeft = outcome === 'wrong' ? { attemptsLeft: Otp.policy.attempts - challenge.attempts - 1 } : {}
-      throw new Http.HttpError(401, refusals[outcome], { reason: outcome, ...attemptsLeft })
-    }
-
+    const challenge = await Codes.verify(server, { deviceId: device.id, challengeId, code })
     const { user } = await storage.users.ensure({ id: Ids.random(), email: challenge.email, now })
     await storage.devices.startSession(device.id, user.id, now)
     await server.audit(user.id, Audit.kinds.codeVerified, { deviceId: device.id, challengeId, host: challenge.host })

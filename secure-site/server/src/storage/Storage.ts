@@ -74,6 +74,8 @@ export type Storage = {
      * for the email. Undefined for an unknown challenge.
      */
     attempt<O extends string>(id: string, now: number, decide: (challenge: Challenge, failures: number[]) => O): Promise<{ challenge: Challenge; outcome: O; failures: number[] } | undefined>
+    /** Drops a challenge whose mail was never sent, so it counts toward no throttle. */
+    withdraw(id: string): Promise<void>
   }
   wallets: {
     /** Stores a new wallet (the address, the first device's A, R1, sealed R2); false when the user has one. */

@@ -139,6 +139,7 @@ export const queries = {
   challengeForUpdate: `SELECT ${challengeColumns} FROM otp_challenges WHERE id = $1 FOR UPDATE`,
   spendAttempt: `UPDATE otp_challenges SET attempts = attempts + 1 WHERE id = $1`,
   markUsed: `UPDATE otp_challenges SET used_at = $2 WHERE id = $1`,
+  withdrawChallenge: `DELETE FROM otp_challenges WHERE id = $1`,
   insertFailure: `INSERT INTO otp_failures (email, at) VALUES ($1, $2)`,
   failures: `SELECT at::float8 AS at FROM otp_failures WHERE email = $1 AND at > $2 ORDER BY at, seq`,
   // No row back: the user has a wallet already.
@@ -222,6 +223,9 @@ export async function create(client: Client, close: () => Promise<void>): Promis
         }
         return { challenge, outcome, failures }
       }),
+    async withdraw(id) {
+      await client.query(queries.withdrawChallenge, [id])
+    },
   }
 
   const wallets: Storage['wallets'] = {

@@ -71,6 +71,21 @@ describe.each(backends)('%s', (_, create) => {
       expect(await place.raw('SELECT at FROM otp_failures WHERE email = $1', [email])).toHaveLength(5)
       expect(await place.storage.challenges.attempt(Ids.random(), now, () => 'ok')).toBeUndefined()
     })
+
+    test('behavior: a withdrawn challenge is gone and throttles nothing', async () => {
+      const email = `${Ids.random()}@example.test`
+      const deviceId = await device()
+      const start = async () => {
+        const challenge = { ...Otp.create({ id: Ids.random(), email, deviceId, code: '123456', pepper, now }), host: 'http://a.test' }
+        const refusal = await place.storage.challenges.start(challenge, (recent, failures) => Otp.mayStart({ email, deviceId, now, recent, failures }))
+        return { id: challenge.id, refusal }
+      }
+      const first = await start()
+      expect(first.refusal).toBeUndefined()
+      await place.storage.challenges.withdraw(first.id)
+      expect(await place.storage.challenges.attempt(first.id, now, () => 'ok')).toBeUndefined()
+      expect((await start()).refusal).toBeUndefined()
+    })
   })
 
   describe('nonces', () => {

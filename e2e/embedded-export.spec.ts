@@ -1,0 +1,130 @@
+/**
+ * Key export of the embedded wallet (issue 9, notes/embedded-wallet.md §4.8, §4.12 test 1): shown only
+ * inside the secure-site after fresh auth and a hold to reveal. Every message into the host page and
+ * the frame-app, and every request from any frame, is recorded: the exported key, its phrase and the
+ * shares the secure-site received appear in none of them.
+ */
+import type { Page, Request } from '@playwright/test'
+import { privateKeyToAccount } from 'viem/accounts'
+import { demoAddress, inbox, loginByEmail, newEmail, secureFrame } from './embedded.js'
+import { test, expect, expectAccessible, frameOrigin, modalFrame, ready, secureOrigin } from './fixtures.js'
+
+/**
+ * Runs in every frame before its own scripts: records the data of every message a window or a
+ * MessagePort of this frame receives, bytes as hex, so nothing sent by structured clone is missed.
+ */
+function recordMessages() {
+  const seen: string[] = []
+  ;(window as unknown as { __received: string[] }).__received = seen
+  const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+  const record = (data: unknown) => {
+    try {
+      seen.push(JSON.stringify(data, (_key, value: unknown) => (ArrayBuffer.isView(value) ? hex(new Uint8Array(value.buffer)) : value instanceof ArrayBuffer ? hex(new Uint8Array(value)) : value)))
+    } catch {
+      seen.push(String(data))
+    }
+  }
+  window.addEventListener('message', (event) => record(event.data), true)
+  const add = MessagePort.prototype.addEventListener
+  MessagePort.prototype.addEventListener = function (this: MessagePort, type: string, listener: unknown, options?: unknown) {
+    if (type === 'message') add.call(this, 'message', (event: Event) => record((event as MessageEvent).data))
+    return add.call(this, type, listener as EventListener, options as AddEventListenerOptions)
+  } as typeof add
+  const onmessage = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage')!
+  Object.defineProperty(MessagePort.prototype, 'onmessage', {
+    ...onmessage,
+    set(this: MessagePort, handler: ((event: MessageEvent) => void) | null) {
+      onmessage.set!.call(this, handler && ((event: MessageEvent) => (record(event.data), handler.call(this, event))))
+    },
+  })
+}
+
+/** What each frame that is not the secure-site received, as recorded. */
+async function received(page: Page): Promise<string> {
+  const texts: string[] = []
+  for (const frame of page.frames()) {
+    if (new URL(frame.url()).origin === secureOrigin) continue
+    texts.push(...(await frame.evaluate(() => (window as unknown as { __received?: string[] }).__received ?? [])))
+  }
+  return texts.join('\n')
+}
+
+/** The origin of the frame that made the request; a frame still loading has none (held to the strictest rule). */
+function originOf(request: Request): string {
+  try {
+    return new URL(request.frame().url()).origin
+  } catch {
+    return 'unknown'
+  }
+}
+
+/** Every form a leak could take: hex with and without 0x, base64, base64url, the words. */
+function forms(secret: { privateKey: `0x${string}`; mnemonic: string; shares: string[] }) {
+  const key = Buffer.from(secret.privateKey.slice(2), 'hex')
+  const shareForms = secret.shares.flatMap((share) => {
+    const bytes = Buffer.from(share, 'base64url')
+    return [share, bytes.toString('hex'), bytes.toString('base64')]
+  })
+  return [secret.privateKey.slice(2), key.toString('base64'), key.toString('base64url'), secret.mnemonic, secret.mnemonic.split(' ').slice(0, 4).join(' '), ...shareForms]
+}
+
+test.describe('embedded wallet key export', () => {
+  test('security: the key is shown only in the secure-site after fresh auth and a hold; no key, phrase or share bytes reach the host, the frame-app or any request', async ({ page, context }) => {
+    test.setTimeout(120_000)
+    await context.addInitScript(recordMessages)
+    const requests: { origin: string; text: string }[] = []
+    const shares: string[] = []
+    const onRequest = (request: Request) => requests.push({ origin: originOf(request), text: `${request.url()}\n${request.postData() ?? ''}` })
+    context.on('request', onRequest)
+    // The shares the secure-site is sent by its own server: they too must go nowhere else.
+    context.on('response', async (response) => {
+      if (new URL(response.url()).origin !== secureOrigin || !/\/v1\/(session|export|email\/verify)$/.test(new URL(response.url()).pathname)) return
+      const body = (await response.json().catch(() => ({}))) as { deviceShare?: string; wallet?: { recovery1?: string } | null }
+      for (const share of [body.deviceShare, body.wallet?.recovery1]) if (share) shares.push(share)
+    })
+
+    const email = newEmail()
+    await ready(page)
+    await loginByEmail(page, email)
+    const address = await demoAddress(page)
+
+    // Account → Export wallet: the secure-site's own screen over the modal's view.
+    await modalFrame(page).getByRole('button', { name: 'Export wallet' }).click()
+    await expect(modalFrame(page).getByRole('dialog', { name: 'Export Wallet' })).toBeVisible()
+    const secure = secureFrame(page)
+    await expect(secure.getByRole('heading', { name: 'Export your wallet' })).toBeVisible()
+    // Signed in a moment ago: fresh enough, so no second code (notes §4.3).
+    await secure.getByRole('button', { name: 'Continue' }).click()
+    const hold = secure.getByRole('button', { name: 'Hold to reveal' })
+    await expect(hold).toHaveAttribute('aria-disabled', 'false')
+    const words = secure.getByRole('list', { name: 'Recovery phrase' }).getByRole('listitem')
+    // Hold until the phrase shows (the hold lasts 800 ms), then let go.
+    const box = (await hold.boundingBox())!
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+    await page.mouse.down()
+    await expect(words).toHaveCount(12)
+    await page.mouse.up()
+    const mnemonic = (await words.allTextContents()).join(' ')
+    const privateKey = (await secure.getByLabel('Private key').textContent()) as `0x${string}`
+    expect(privateKeyToAccount(privateKey).address).toBe(address)
+    await expectAccessible(page, { origin: secureOrigin, selector: 'section' })
+
+    await secure.getByRole('button', { name: 'Done' }).click()
+    await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
+    // The person is told by mail (the audit entry is asserted in the server's tests).
+    await expect.poll(async () => (await inbox(email)).some((m) => /exported/i.test(m.subject))).toBe(true)
+
+    context.off('request', onRequest)
+    expect(shares.length, 'shares the secure-site received').toBeGreaterThan(0)
+    const leaks = forms({ privateKey, mnemonic, shares })
+    const messages = await received(page)
+    expect(messages.length, 'messages recorded into the host and the frame-app').toBeGreaterThan(1000)
+    for (const leak of leaks) expect(messages.includes(leak), `a message carried ${leak.slice(0, 8)}…`).toBe(false)
+    for (const request of requests) {
+      // The secure-site sends shares to its own server; the key and phrase go nowhere, not even there.
+      const forbidden = request.origin === secureOrigin ? leaks.slice(0, 5) : leaks
+      for (const leak of forbidden) expect(request.text.includes(leak), `a request from ${request.origin} carried ${leak.slice(0, 8)}…`).toBe(false)
+    }
+    expect(requests.some((r) => r.origin === frameOrigin)).toBe(true)
+  })
+})

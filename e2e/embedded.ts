@@ -1,0 +1,98 @@
+/**
+ * Steps of the embedded (email) wallet as a person takes them, shared by its e2e specs: the code from
+ * the real mail sink, the secure-site's own frame, and Approve once the secure-site allows it.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Page } from '@playwright/test'
+import { urls } from '../devnet/src/stack.js'
+import config, { chromiumArgs } from '../playwright.config.js'
+import { expect, loopbackOnly, modalFrame } from './fixtures.js'
+
+export const secureTitle = 'Doorway secure wallet'
+/** The secure-site's own frame, nested in the modal's. */
+export const secureFrame = (page: Page) => modalFrame(page).frameLocator(`iframe[title="${secureTitle}"]`)
+export const newEmail = () => `e2e-${crypto.randomUUID().slice(0, 12)}@example.com`
+
+export type Mail = { id: number; to: string[]; subject: string; text: string }
+export async function inbox(email: string): Promise<Mail[]> {
+  const response = await fetch(`${urls.mail}/messages?to=${encodeURIComponent(email)}`)
+  return ((await response.json()) as { messages: Mail[] }).messages
+}
+
+/** The newest code mailed to `email` after mail `after`, as a person reads it. */
+export async function codeFor(email: string, after = 0): Promise<string> {
+  let code: string | undefined
+  await expect
+    .poll(async () => {
+      const mail = (await inbox(email)).filter((m) => m.id > after).at(-1)
+      code = mail?.text.match(/\b(\d{6})\b/)?.[1]
+      return code
+    }, { message: `a code mailed to ${email}` })
+    .toBeTruthy()
+  return code!
+}
+export const lastMailId = async (email: string) => (await inbox(email)).at(-1)?.id ?? 0
+
+/** Connect Wallet → email → the code from the mail sink, pasted → Account. */
+export async function loginByEmail(page: Page, email: string) {
+  const before = await lastMailId(email)
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await submitEmail(page, email)
+  await expect(modalFrame(page).getByRole('dialog', { name: 'Confirm Email' })).toBeVisible()
+  await enterCode(page, await codeFor(email, before))
+  await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
+  await expect(modalFrame(page).getByText(email)).toBeVisible()
+}
+
+export async function submitEmail(page: Page, email: string) {
+  const frame = modalFrame(page)
+  await frame.getByRole('textbox', { name: 'Email' }).fill(email)
+  await frame.getByRole('button', { name: 'Continue' }).click()
+}
+
+/** Types the code into the first digit: the view spreads it over the six fields and submits. */
+export async function enterCode(page: Page, code: string) {
+  await modalFrame(page).getByRole('textbox', { name: 'Digit 1 of 6' }).fill(code)
+}
+
+/**
+ * Approve in the secure-site, once it lets you: it stays aria-disabled (and ignores clicks) until the
+ * request has been fully visible for 500 ms (notes §4.7).
+ */
+export async function approve(page: Page) {
+  const button = secureFrame(page).getByRole('button', { name: 'Approve' })
+  await expect(button).toHaveAttribute('aria-disabled', 'false')
+  await button.click()
+}
+
+/** The address the demo page shows for the connection. */
+export async function demoAddress(page: Page): Promise<string> {
+  await expect(page.locator('#status')).toHaveText('connected')
+  return (await page.locator('#address').textContent())!
+}
+
+/**
+ * A page in a browser profile that allows third-party cookies, as Chrome's default (non-incognito)
+ * profile does: the secure frame then gets its own IndexedDB, partitioned by the top-level site.
+ * Playwright's own contexts block them, like incognito. The loopback guard applies here too.
+ */
+export async function withStorageProfile(run: (page: Page) => Promise<void>) {
+  const dir = mkdtempSync(join(tmpdir(), 'doorway-profile-'))
+  mkdirSync(join(dir, 'Default'))
+  writeFileSync(join(dir, 'Default', 'Preferences'), JSON.stringify({ profile: { cookie_controls_mode: 0, block_third_party_cookies: false } }))
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: config.use?.launchOptions?.executablePath,
+    args: chromiumArgs,
+    baseURL: config.use?.baseURL,
+  })
+  try {
+    const requests = await loopbackOnly(context)
+    await run(context.pages()[0] ?? (await context.newPage()))
+    expect(requests, 'requests to non-loopback hosts').toEqual([])
+  } finally {
+    await context.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
