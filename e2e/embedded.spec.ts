@@ -14,6 +14,8 @@ import { test as base, expect, expectAccessible, modalFrame, ready, rpc, rpcUrl,
  * profile that allows them (withStorageProfile) keeps the device across reloads.
  */
 const test = base
+/** anvil account 2 of the test mnemonic. */
+const receiver = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
 
 test.describe('embedded wallet', () => {
   test('behavior: where the browser denies the secure frame its storage (incognito), login still works for the page\'s life', async ({ page }) => {
@@ -192,5 +194,35 @@ test.describe('embedded wallet', () => {
     await expect(frame.getByRole('dialog', { name: 'Confirm Email' })).toBeVisible()
     await enterCode(page, await codeFor(email, before))
     await expect(frame.getByRole('dialog', { name: 'Account' })).toBeVisible()
+  })
+
+  test('behavior: the modal\'s Send flow sends through the email wallet unchanged: approved in the secure-site, then the result view', async ({ page }) => {
+    test.setTimeout(90_000)
+    const email = newEmail()
+    await ready(page)
+    await loginByEmail(page, email)
+    const address = await demoAddress(page)
+    await page.keyboard.press('Escape')
+    await page.getByRole('button', { name: 'Fund 1 ETH (devnet)' }).click()
+    await expect(page.locator('#send-result')).toHaveText('Funded 1 ETH on the devnet')
+
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    const frame = modalFrame(page)
+    await frame.getByRole('navigation', { name: 'Wallet actions' }).getByRole('button', { name: 'Send' }).click()
+    await frame.getByRole('list', { name: 'Tokens you can send' }).getByRole('button', { name: /Ether/ }).click()
+    await frame.getByLabel(/^Amount/).fill('0.01')
+    await frame.getByRole('button', { name: 'Continue' }).click()
+    await frame.getByLabel('Address or name').fill(receiver)
+    await frame.getByRole('button', { name: 'Continue' }).click()
+    await frame.getByRole('button', { name: 'Send', exact: true }).click()
+    await expect(secureFrame(page).getByText('Send a transaction')).toBeVisible()
+    await approve(page)
+    await expect(frame.getByRole('dialog', { name: 'Transaction' })).toBeVisible()
+    const hash = await frame.getByLabel('Transaction hash', { exact: true }).getAttribute('title')
+    await expect.poll(() => rpc<{ status: string; from: string; to: string } | null>(rpcUrl, 'eth_getTransactionReceipt', [hash])).toMatchObject({
+      status: '0x1',
+      from: address.toLowerCase(),
+      to: receiver.toLowerCase(),
+    })
   })
 })

@@ -94,11 +94,14 @@ export function show(root: HTMLElement, options: show.Options): Promise<void> {
       visibility = next
       screen.section.dataset.visibility = next
       screen.hold.setAttribute('aria-disabled', String(next !== 'ready'))
-      if (next === 'ready') return
+      if (next !== 'hidden') {
+        if (screen.status.textContent === ui.exportKey.hidden) say('')
+        return
+      }
       cancelHold()
       // Covered or hidden: the secret leaves the page until the person holds to reveal it again.
       if (step === 'shown') go('reveal')
-      if (step === 'reveal' || next === 'hidden') say(next === 'hidden' ? ui.exportKey.hidden : '', next === 'hidden')
+      if (step === 'reveal') say(ui.exportKey.hidden, true)
     })
     const cancelHold = holdToConfirm(win, screen.hold, {
       listen,
@@ -146,7 +149,7 @@ export function show(root: HTMLElement, options: show.Options): Promise<void> {
 
     go('confirm')
     root.append(screen.section)
-    screen.start.focus()
+    screen.start.focus({ preventScroll: true })
   })
 }
 
