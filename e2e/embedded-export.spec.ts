@@ -93,10 +93,14 @@ test.describe('embedded wallet key export', () => {
     await expect(modalFrame(page).getByRole('dialog', { name: 'Export Wallet' })).toBeVisible()
     const secure = secureFrame(page)
     await expect(secure.getByRole('heading', { name: 'Export your wallet' })).toBeVisible()
+    // Chromium drops a click on a cross-origin frame that has only just been placed: click once the
+    // secure-site has seen its screen still and visible (the same gate as Approve).
+    await expect(secure.locator('section.export')).toHaveAttribute('data-visibility', 'ready')
     // Signed in a moment ago: fresh enough, so no second code (notes §4.3).
     await secure.getByRole('button', { name: 'Continue' }).click()
     const hold = secure.getByRole('button', { name: 'Hold to reveal' })
-    await expect(hold).toHaveAttribute('aria-disabled', 'false')
+    // Rebuilding the key (BIP-39's PBKDF2, twice) takes seconds on a loaded machine.
+    await expect(hold).toHaveAttribute('aria-disabled', 'false', { timeout: 20_000 })
     const words = secure.getByRole('list', { name: 'Recovery phrase' }).getByRole('listitem')
     // Hold until the phrase shows (the hold lasts 800 ms), then let go.
     const box = (await hold.boundingBox())!
