@@ -9,7 +9,6 @@ import * as Errors from '@doorway/shared/Errors'
 import * as Logger from '@doorway/shared/Logger'
 import * as Protocol from '@doorway/shared/Protocol'
 import { expose } from 'comlink'
-import * as Export from './export/Export.js'
 import * as Signer from './wallet/Signer.js'
 import * as Base64url from './wallet/Base64url.js'
 import * as Device from './wallet/Device.js'
@@ -71,6 +70,8 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
             })),
           exportKey: ({ op, host }) =>
             operation(op, async (signal) => {
+              // Rarely used: its screen loads only when asked for.
+              const Export = await import('./export/Export.js')
               await Export.show(document.body, { wallet, host: attest(host).origin, signal })
               return null
             }),

@@ -7,7 +7,9 @@ import { createStore } from 'jotai'
 import { afterAll, afterEach, describe, expect, test, vi } from 'vitest'
 import { configAtom, hostOriginAtom } from './config.js'
 import { accountAtom } from './connection.js'
-import { approvalAtom, cancelApprovalAtom, exportKeyAtom, loginAtom, submitCodeAtom, submitEmailAtom } from './embedded.js'
+import { embeddedId } from '../connectors/Connector.js'
+import { approvalAtom, cancelApprovalAtom, exportKeyAtom, loginAtom, restoreEmbeddedAtom, submitCodeAtom, submitEmailAtom } from './embedded.js'
+import * as Storage from './storage.js'
 import * as Requests from '../host/requests.js'
 import { balanceRefreshAtom } from './balance.js'
 import { openAtom } from './modal.js'
@@ -88,6 +90,24 @@ describe('email login', () => {
     await submitted
     expect(store.get(loginAtom)).toMatchObject({ error: ui.email.timedOut, retry: true, busy: null })
     await vi.waitFor(() => expect(aborted).toHaveLength(1))
+  })
+
+  test('error: the code and a returning device time out at 30 s too, are aborted there, and connect nothing later (spec §7)', async () => {
+    vi.useFakeTimers()
+    const { store, aborted } = setup({ connectOtp: () => new Promise(() => {}), restore: () => new Promise(() => {}) })
+    const verifying = store.set(submitCodeAtom, '123456')
+    await vi.advanceTimersByTimeAsync(29_999)
+    expect(store.get(loginAtom).busy).toBe('verifying')
+    await vi.advanceTimersByTimeAsync(1)
+    await verifying
+    expect(store.get(loginAtom)).toMatchObject({ error: ui.email.timedOut, retry: true, busy: null })
+
+    Storage.write('connection', { namespace: 'eip155', connectorId: embeddedId })
+    const restoring = store.set(restoreEmbeddedAtom)
+    await vi.advanceTimersByTimeAsync(30_000)
+    await restoring
+    await vi.waitFor(() => expect(aborted).toHaveLength(2))
+    expect(store.get(accountAtom)).toBeNull()
   })
 
   test('error: a code that is not 6 digits is refused in the modal', async () => {
