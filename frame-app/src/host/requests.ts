@@ -9,6 +9,7 @@ import * as Errors from '@doorway/shared/Errors'
 import type * as Protocol from '@doorway/shared/Protocol'
 import type { createStore } from 'jotai'
 import { accountMethods } from '../connectors/methods.js'
+import { apiAtom } from '../state/api.js'
 import { balanceRefreshAtom } from '../state/balance.js'
 import { configAtom } from '../state/config.js'
 import { accountAtom } from '../state/connection.js'
@@ -31,6 +32,7 @@ export function create(store: Store) {
     // EIP-2255: wallets treat a permission request as a connect prompt; so does the modal.
     if (method === 'wallet_requestPermissions' && !account)
       return connectThroughModal(store).then(() => [{ parentCapability: 'eth_accounts' }])
+    if (method === 'wallet_getAssets') return getAssets(store, params)
     if (!account) throw accountMethods.has(method) ? Errors.unauthorized() : Errors.disconnected()
     if (method === 'wallet_switchEthereumChain') {
       const network = configured(store, params)
@@ -42,6 +44,17 @@ export function create(store: Store) {
     if (accountMethods.has(method)) store.set(balanceRefreshAtom, (n) => n + 1)
     return result
   }
+}
+
+/** spec §7 Wallet RPC: ERC-7811 asset discovery, answered by the modal from the api (host/assets.ts). */
+async function getAssets(store: Store, params: Protocol.RpcRequest['params']): Promise<unknown> {
+  const account = store.get(accountAtom)
+  if (!account) throw Errors.unauthorized()
+  const Assets = await import('./assets.js')
+  const request = Assets.parse(params)
+  const api = store.get(apiAtom)
+  const networks = store.get(configAtom)?.networks.map((n) => n.caipNetworkId) ?? []
+  return Assets.get(request, { address: account.address, networks, balances: (chainId) => api.balances(account.address, { chainId }) })
 }
 
 function configured(store: Store, params: Protocol.RpcRequest['params']) {
