@@ -21,6 +21,18 @@ describe('local', () => {
     expect(config.projects['doorway-demo']?.origins).toEqual(['http://localhost:6173'])
     expect(config.projects['doorway-foreign']?.origins).not.toContain('http://localhost:6173')
   })
+
+  test('behavior: the devnet NFT collections marked spam are the network spam list', () => {
+    const nfts = {
+      'eip155:31337': [
+        { address: '0x00000000000000000000000000000000000000A1', spam: false },
+        { address: '0x00000000000000000000000000000000000000A2', spam: true },
+      ],
+    }
+    const config = Config.local({ ...stack, nfts }, {})
+    expect(config.networks['eip155:31337']?.spamNfts).toEqual(['0x00000000000000000000000000000000000000A2'])
+    expect(config.networks['eip155:31338']?.spamNfts).toEqual([])
+  })
 })
 
 describe('load', () => {

@@ -14,6 +14,8 @@ export type Network = {
   nativeCurrency: { name: string; symbol: string; decimals: number }
   testnet: boolean
   tokens: Token[]
+  /** NFT contract addresses (any case) whose tokens are flagged spam: the stand-in for a spam-list feed. */
+  spamNfts?: string[]
 }
 
 export type Config = {
@@ -27,6 +29,8 @@ export type Config = {
   /** USD prices by symbol: the stand-in for a market-data feed. */
   prices: Record<string, number>
   storage: { kind: 'embedded'; dir: string } | { kind: 'postgres'; url: string }
+  /** The history indexer: how often the server's follower reads new blocks (absent: 1000 ms). */
+  indexer?: { pollMs?: number }
 }
 
 /** The operator's JSON file named by DOORWAY_API_CONFIG, else `fallback` (the local stack's). */
@@ -41,15 +45,18 @@ export type LocalStack = {
   chains: readonly { id: number; rpcUrl: string }[]
   origins: string[]
   tokens: Partial<Record<ChainId, Token[]>>
+  /** The NFT collections the devnet deployed; those marked spam become the network's spamNfts. */
+  nfts?: Partial<Record<ChainId, { address: string; spam: boolean }[]>>
 }
 
 /** The local stack's configuration: its anvil chains, the demo projects, an embedded database. */
 export function local(stack: LocalStack, env: NodeJS.ProcessEnv = process.env): Config {
   const ether = { name: 'Ether', symbol: 'ETH', decimals: 18 }
-  const network = ({ id, rpcUrl }: LocalStack['chains'][number]): [ChainId, Network] => [
-    `eip155:${id}`,
-    { rpcUrl, name: `Anvil ${id}`, nativeCurrency: ether, testnet: true, tokens: stack.tokens[`eip155:${id}`] ?? [] },
-  ]
+  const network = ({ id, rpcUrl }: LocalStack['chains'][number]): [ChainId, Network] => {
+    const chainId: ChainId = `eip155:${id}`
+    const spamNfts = (stack.nfts?.[chainId] ?? []).filter((nft) => nft.spam).map((nft) => nft.address)
+    return [chainId, { rpcUrl, name: `Anvil ${id}`, nativeCurrency: ether, testnet: true, tokens: stack.tokens[chainId] ?? [], spamNfts }]
+  }
   return {
     host: '127.0.0.1',
     port: stack.port,

@@ -1,8 +1,9 @@
 /**
- * Durable data (analytics events, names, sessions) behind one interface (issue 4): an embedded
+ * Durable data (analytics events, names, sessions, the history index) behind one interface (issue 4): an embedded
  * PGlite database by default (no server), PostgreSQL for operators running several api instances.
  * Both speak the same SQL and pass the same tests.
  */
+import type { ChainId } from '@doorway/shared/Caip'
 import type { Config } from '../config.js'
 
 export type AnalyticsEvent = {
@@ -36,6 +37,67 @@ export type SessionRecord = {
   createdAt: number
 }
 
+/** A token movement in an indexed transaction. Addresses are lowercase; `native` is the transaction's own value or WETH's. */
+export type IndexTransfer = {
+  standard: 'native' | 'erc20' | 'erc721' | 'erc1155'
+  token: string
+  from: string
+  to: string
+  amount: bigint
+  /** ERC-721 and ERC-1155 only. */
+  tokenId?: bigint
+}
+
+/** Logs that name what a transaction did beyond its transfers (operations.ts). */
+export type IndexEvent = 'approval' | 'deposit' | 'withdrawal' | 'borrow' | 'repay'
+
+/** One mined transaction, reduced to what any party's history needs (indexer.ts). Addresses are lowercase. */
+export type IndexEntry = {
+  chainId: ChainId
+  hash: string
+  block: number
+  index: number
+  /** Block time, Unix seconds. */
+  timestamp: number
+  from: string
+  to: string | null
+  created: string | null
+  nonce: number
+  value: bigint
+  hasInput: boolean
+  success: boolean
+  /** Empty when the transaction failed. */
+  transfers: IndexTransfer[]
+  /** Events by or for the sender. */
+  events: IndexEvent[]
+}
+
+/** A block the index read: its hash finds where a rewound chain forked. */
+export type IndexedBlock = { number: number; hash: string }
+
+/** One NFT balance change: `delta` is negative for the sender. */
+export type NftMove = { block: number; owner: string; contract: string; tokenId: bigint; standard: 'erc721' | 'erc1155'; delta: bigint }
+
+/** A window of blocks to index, in order: the entries with the addresses whose history they join. */
+export type IndexWindow = { blocks: IndexedBlock[]; entries: { entry: IndexEntry; parties: string[] }[]; moves: NftMove[] }
+
+/** A history position: (time, chain, block, index), compared in that order. */
+export type HistoryKey = [timestamp: number, chainId: string, block: number, index: number]
+
+/** A holdings position: (chain, contract, token id), compared in that order. */
+export type HoldingKey = [chainId: string, contract: string, tokenId: string]
+
+/** An NFT an owner holds; amounts and ids are decimal strings. */
+export type NftHolding = { chainId: ChainId; owner: string; contract: string; tokenId: string; standard: 'erc721' | 'erc1155'; amount: string }
+
+/** What an NFT's metadata said, read once (nfts.ts); `image` is the URI as given, null when there was none. */
+export type NftMetadata = { chainId: ChainId; contract: string; tokenId: string; name: string | null; collection: string | null; image: string | null }
+
+export type NftKey = Pick<NftMetadata, 'chainId' | 'contract' | 'tokenId'>
+
+/** How many of a chain's newest block hashes the index keeps: a deeper rewind starts the chain over. */
+export const keptBlocks = 64
+
 export type Storage = {
   analytics: {
     add(event: AnalyticsEvent): Promise<void>
@@ -52,6 +114,22 @@ export type Storage = {
     put(record: SessionRecord): Promise<void>
     /** True when a session was revoked now. */
     revoke(address: string, pci: string): Promise<boolean>
+  }
+  index: {
+    /** The next block to read (0 for a new chain) and the newest indexed blocks, newest first. */
+    head(chainId: ChainId): Promise<{ next: number; blocks: IndexedBlock[] }>
+    /** Adds a window that starts at block `from`, in one transaction; false, writing nothing, when the cursor is not at `from`. */
+    append(chainId: ChainId, from: number, window: IndexWindow): Promise<boolean>
+    /** Deletes what was indexed at and above `block` (0: the whole chain) in one transaction. */
+    rewind(chainId: ChainId, block: number): Promise<void>
+    /** The address's entries on the chains, newest first, before `before`. */
+    history(address: string, chainIds: ChainId[], options: { before?: HistoryKey | undefined; limit: number }): Promise<IndexEntry[]>
+    /** The owner's NFTs on the chains with a positive amount, by chain, contract and token id, after `after`. */
+    holdings(owner: string, chainIds: ChainId[], options: { after?: HoldingKey | undefined; limit: number }): Promise<NftHolding[]>
+  }
+  nfts: {
+    get(keys: NftKey[]): Promise<NftMetadata[]>
+    put(metadata: NftMetadata): Promise<void>
   }
   close(): Promise<void>
 }

@@ -10,6 +10,20 @@ export async function open(url: string): Promise<Storage> {
   const client: Sql.Client = {
     query: async <T>(text: string, params?: unknown[]) => ({ rows: (await pool.query(text, params)).rows as T[] }),
     exec: (script) => pool.query(script),
+    async transaction(fn) {
+      const connection = await pool.connect()
+      try {
+        await connection.query('BEGIN')
+        const result = await fn({ query: async <T>(text: string, params?: unknown[]) => ({ rows: (await connection.query(text, params)).rows as T[] }) })
+        await connection.query('COMMIT')
+        return result
+      } catch (error) {
+        await connection.query('ROLLBACK').catch(() => {})
+        throw error
+      } finally {
+        connection.release()
+      }
+    },
   }
   try {
     return await Sql.create(client, () => pool.end())

@@ -2,12 +2,17 @@
  * The one SQL behind both stores: schema, migrations and queries over a minimal client that PGlite
  * and a `pg` Pool both satisfy, so the embedded and the PostgreSQL store cannot drift apart.
  */
+import * as IndexSql from './indexSql.js'
 import { type AnalyticsEvent, type NameRecord, NameTaken, type SessionRecord, type Storage } from './Storage.js'
 
-/** What the stores need from a driver: parameterised queries, and a multi-statement script without parameters. */
+/**
+ * What the stores need from a driver: parameterised queries, a multi-statement script without
+ * parameters, and a transaction whose queries commit together or not at all.
+ */
 export type Client = {
   query<T>(text: string, params?: unknown[]): Promise<{ rows: T[] }>
   exec(script: string): Promise<unknown>
+  transaction<T>(fn: (tx: Pick<Client, 'query'>) => Promise<T>): Promise<T>
 }
 
 // Idempotent, and serialised by an advisory lock so several api instances can start at once.
@@ -45,6 +50,7 @@ CREATE TABLE IF NOT EXISTS sessions (
   created_at bigint NOT NULL,
   PRIMARY KEY (address_key, pci)
 );
+${IndexSql.schema}
 COMMIT;
 `
 
@@ -120,6 +126,7 @@ export async function create(client: Client, close: () => Promise<void>): Promis
         return (await client.query(queries.revokeSession, [addressKey(address), pci])).rows.length > 0
       },
     },
+    ...IndexSql.create(client),
     close,
   }
 }

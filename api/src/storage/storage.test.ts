@@ -5,7 +5,18 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as Embedded from './embedded.js'
 import * as Postgres from './postgres.js'
-import { type AnalyticsEvent, type NameRecord, NameTaken, type SessionRecord, type Storage } from './Storage.js'
+import type { ChainId } from '@doorway/shared/Caip'
+import {
+  type AnalyticsEvent,
+  type IndexEntry,
+  type IndexWindow,
+  keptBlocks,
+  type NameRecord,
+  NameTaken,
+  type NftMove,
+  type SessionRecord,
+  type Storage,
+} from './Storage.js'
 import { findBin, installCommand, startPostgres } from './testPostgres.js'
 
 /** A fresh, empty place for a store, and a way to (re)open it. */
@@ -223,6 +234,127 @@ function contract(name: string, create: () => Promise<Place>) {
       })
     })
 
+    describe('index', () => {
+      let chains = 900
+      const newChain = (): ChainId => `eip155:${++chains}`
+      const [me, you, nft] = [address('a'), address('b'), address('f')]
+      const entry = (chainId: ChainId, block: number, index = 0, timestamp = 1_000 + block): IndexEntry => ({
+        chainId,
+        hash: `0x${block.toString(16).padStart(64, '0')}`,
+        block,
+        index,
+        timestamp,
+        from: me,
+        to: you,
+        created: null,
+        nonce: block,
+        value: 10n ** 30n + BigInt(block),
+        hasInput: false,
+        success: true,
+        transfers: [{ standard: 'erc1155', token: nft, from: me, to: you, amount: 2n ** 255n, tokenId: 2n ** 256n - 1n }],
+        events: ['approval'],
+      })
+      const move = (block: number, owner: string, tokenId: bigint, delta: bigint): NftMove => ({ block, owner, contract: nft, tokenId, standard: 'erc721', delta })
+      // Blocks from..to (inclusive), each with one entry for me and you.
+      const window = (chainId: ChainId, from: number, to: number, moves: NftMove[] = []): IndexWindow => {
+        const numbers = Array.from({ length: to - from + 1 }, (_, i) => from + i)
+        return { blocks: numbers.map((number) => ({ number, hash: `0xh${number}` })), entries: numbers.map((n) => ({ entry: entry(chainId, n), parties: [me, you] })), moves }
+      }
+      const blocksOf = (entries: IndexEntry[]) => entries.map((e) => e.block)
+
+      test('behavior: a new chain starts at block 0 with no blocks', async () => {
+        expect(await store.index.head(newChain())).toEqual({ next: 0, blocks: [] })
+      })
+
+      test('behavior: append moves the cursor; entries round-trip with their bigints; history is newest first', async () => {
+        const chainId = newChain()
+        expect(await store.index.append(chainId, 0, window(chainId, 0, 2))).toBe(true)
+        expect(await store.index.head(chainId)).toEqual({ next: 3, blocks: [2, 1, 0].map((number) => ({ number, hash: `0xh${number}` })) })
+        const history = await store.index.history(me.toUpperCase().replace('0X', '0x'), [chainId], { limit: 10 })
+        expect(history).toEqual([entry(chainId, 2), entry(chainId, 1), entry(chainId, 0)])
+      })
+
+      test('error: append from a block that is not the cursor writes nothing', async () => {
+        const chainId = newChain()
+        await store.index.append(chainId, 0, window(chainId, 0, 1))
+        expect(await store.index.append(chainId, 1, window(chainId, 1, 2))).toBe(false)
+        expect((await store.index.head(chainId)).next).toBe(2)
+        expect(blocksOf(await store.index.history(me, [chainId], { limit: 10 }))).toEqual([1, 0])
+      })
+
+      test('behavior: history pages by key and merges chains by time, then chain, block and index', async () => {
+        const [a, b] = [newChain(), newChain()]
+        await store.index.append(a, 0, { blocks: [{ number: 0, hash: '0x0' }], entries: [0, 1].map((i) => ({ entry: entry(a, 0, i, 50), parties: [me] })), moves: [] })
+        await store.index.append(b, 0, { blocks: [{ number: 0, hash: '0x0' }], entries: [{ entry: entry(b, 0, 0, 50), parties: [me] }], moves: [] })
+        const all = await store.index.history(me, [a, b], { limit: 10 })
+        expect(all.map((e) => `${e.chainId} ${e.index}`)).toEqual([`${b} 0`, `${a} 1`, `${a} 0`])
+        const after = await store.index.history(me, [a, b], { before: [50, b, 0, 0], limit: 1 })
+        expect(after.map((e) => `${e.chainId} ${e.index}`)).toEqual([`${a} 1`])
+        expect(await store.index.history(me, [newChain()], { limit: 10 })).toEqual([])
+        expect(await store.index.history(address('9'), [a, b], { limit: 10 })).toEqual([])
+      })
+
+      test(`behavior: only the newest ${keptBlocks} block hashes are kept`, async () => {
+        const chainId = newChain()
+        await store.index.append(chainId, 0, window(chainId, 0, keptBlocks + 9))
+        const { blocks } = await store.index.head(chainId)
+        expect(blocks).toHaveLength(keptBlocks)
+        expect(blocks[0]!.number).toBe(keptBlocks + 9)
+      })
+
+      test('behavior: holdings sum the moves, list positive amounts by contract and id, and page after a key', async () => {
+        const chainId = newChain()
+        const big = 2n ** 256n - 1n
+        await store.index.append(chainId, 0, window(chainId, 0, 0, [move(0, me, 2n, 1n), move(0, me, 10n, 1n), move(0, me, big, 5n)]))
+        await store.index.append(chainId, 1, window(chainId, 1, 1, [move(1, me, 2n, -1n), move(1, you, 2n, 1n), move(1, me, big, -2n)]))
+        const mine = await store.index.holdings(me, [chainId], { limit: 10 })
+        expect(mine).toEqual([
+          { chainId, owner: me, contract: nft, tokenId: '10', standard: 'erc721', amount: '1' },
+          { chainId, owner: me, contract: nft, tokenId: big.toString(), standard: 'erc721', amount: '3' },
+        ])
+        expect(await store.index.holdings(me, [chainId], { after: [chainId, nft, '10'], limit: 10 })).toEqual([mine[1]])
+        expect((await store.index.holdings(you, [chainId], { limit: 10 })).map((h) => h.tokenId)).toEqual(['2'])
+      })
+
+      test('behavior: rewind deletes what was indexed at and above the block and undoes its holdings, in one go', async () => {
+        const chainId = newChain()
+        await store.index.append(chainId, 0, window(chainId, 0, 1, [move(1, me, 1n, 1n)]))
+        await store.index.append(chainId, 2, window(chainId, 2, 3, [move(2, me, 1n, -1n), move(2, you, 1n, 1n), move(3, me, 7n, 1n)]))
+        const metadata = { chainId, contract: nft, tokenId: '1', name: 'Door #1', collection: 'Doors', image: null }
+        await store.nfts.put(metadata)
+        await store.index.rewind(chainId, 2)
+        expect(await store.index.head(chainId)).toEqual({ next: 2, blocks: [1, 0].map((number) => ({ number, hash: `0xh${number}` })) })
+        expect(blocksOf(await store.index.history(you, [chainId], { limit: 10 }))).toEqual([1, 0])
+        expect((await store.index.holdings(me, [chainId], { limit: 10 })).map((h) => `${h.tokenId} ${h.amount}`)).toEqual(['1 1'])
+        expect(await store.index.holdings(you, [chainId], { limit: 10 })).toEqual([])
+        expect(await store.nfts.get([metadata])).toEqual([])
+        // the chain continues from the rewound cursor
+        expect(await store.index.append(chainId, 2, window(chainId, 2, 2, [move(2, you, 1n, 1n)]))).toBe(true)
+        expect((await store.index.holdings(you, [chainId], { limit: 10 })).map((h) => h.tokenId)).toEqual(['1'])
+      })
+
+      test('behavior: rewind to 0 starts the chain over, holdings included', async () => {
+        const chainId = newChain()
+        await store.index.append(chainId, 0, window(chainId, 0, keptBlocks + 5, [move(1, me, 1n, 1n)]))
+        await store.index.rewind(chainId, 0)
+        expect(await store.index.head(chainId)).toEqual({ next: 0, blocks: [] })
+        expect(await store.index.history(me, [chainId], { limit: 10 })).toEqual([])
+        expect(await store.index.holdings(me, [chainId], { limit: 10 })).toEqual([])
+      })
+    })
+
+    describe('nfts', () => {
+      test('behavior: metadata is found by chain, contract in any case and token id; put replaces it', async () => {
+        const contract = `0x${'Cd'.repeat(20)}`
+        const metadata = { chainId: 'eip155:31337' as const, contract: contract.toLowerCase(), tokenId: (2n ** 256n - 1n).toString(), name: 'Door', collection: 'Doors', image: 'data:image/svg+xml;base64,PHN2Zy8+' }
+        await store.nfts.put(metadata)
+        expect(await store.nfts.get([{ ...metadata, contract }, { ...metadata, tokenId: '5' }])).toEqual([metadata])
+        await store.nfts.put({ ...metadata, name: null, image: null })
+        expect(await store.nfts.get([metadata])).toEqual([{ ...metadata, name: null, image: null }])
+        expect(await store.nfts.get([])).toEqual([])
+      })
+    })
+
     describe('durability', () => {
       test('behavior: data is still there after close and reopen (migrations run again)', async () => {
         const project = unique('project')
@@ -233,11 +365,13 @@ function contract(name: string, create: () => Promise<Place>) {
         await store.names.put(record)
         await store.sessions.put(s)
         await store.sessions.revoke(s.address, s.pci)
+        await store.index.append('eip155:999', 0, { blocks: [{ number: 0, hash: '0xh0' }], entries: [], moves: [] })
         await store.close()
         store = await place.open()
         expect(await store.analytics.list(project)).toEqual([e])
         expect(await store.names.get(record.name)).toEqual(record)
         expect(await store.sessions.list(address('e'))).toEqual([{ ...s, revoked: true }])
+        expect(await store.index.head('eip155:999')).toEqual({ next: 1, blocks: [{ number: 0, hash: '0xh0' }] })
       }, 60_000)
     })
   })
