@@ -14,6 +14,7 @@ import * as SecureSecrets from '../../secure-site/server/src/secrets.js'
 import * as SecureStorage from '../../secure-site/server/src/storage/Storage.js'
 import * as Anvil from './anvil.js'
 import * as MailSink from './mailSink.js'
+import * as Nfts from './nfts.js'
 import * as Relay from './relay.js'
 import * as TestWalletPage from './testWalletPage.js'
 import { apiStack, buildEnv, chains, ports, urls } from './stack.js'
@@ -53,14 +54,18 @@ async function launch<T extends { stop(): Promise<void> }>(start: () => Promise<
   }
 }
 
-// Before the servers: a page that loads must find its chains, their tokens and the api answering.
+// Before the servers: a page that loads must find its chains, their tokens and NFTs, and the api answering.
 const anvil = await launch(() => Anvil.start())
-console.log('Deploying the devnet tokens…')
+console.log('Deploying the devnet tokens and NFTs…')
 const { tokens } = await Tokens.deploy({ chains }).catch(async (error) => {
   await stopAll()
   throw error
 })
-await launch(() => Api.start(ApiConfig.local({ ...apiStack, tokens })))
+const { nfts } = await Nfts.deploy({ chains }).catch(async (error) => {
+  await stopAll()
+  throw error
+})
+await launch(() => Api.start(ApiConfig.local({ ...apiStack, tokens, nfts })))
 // The WalletConnect relay stand-in (notes/local-infra.md): same protocol as the hosted one.
 await launch(() => Relay.start({ port: ports.relay }))
 // The mail sink: SMTP in, and a read API for the login codes the embedded wallet mails.

@@ -24,6 +24,7 @@ import {
 import { mnemonicToAccount } from 'viem/accounts'
 import type { Chain } from './anvil.js'
 import * as Anvil from './anvil.js'
+import type * as Nfts from './nfts.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -54,8 +55,11 @@ const contracts: readonly Contract[] = [...new Set(definitions.map((definition) 
 
 export type Token = { address: Address; name: string; symbol: string; decimals: number }
 
-/** What api/src/config.ts reads from DOORWAY_DEVNET_MANIFEST: the tokens of each CAIP-2 network. */
-export type Manifest = { tokens: Partial<Record<ChainId, Token[]>> }
+/**
+ * What api/src/config.ts reads from DOORWAY_DEVNET_MANIFEST: the tokens of each CAIP-2 network, and
+ * its NFT collections once nfts.ts has deployed them.
+ */
+export type Manifest = { tokens: Partial<Record<ChainId, Token[]>>; nfts?: Partial<Record<ChainId, Nfts.Collection[]>> }
 
 // Relative env paths resolve against the working directory, as api/src/config.ts reads them.
 export const manifestPath = process.env.DOORWAY_DEVNET_MANIFEST ?? join(root, '.doorway/devnet.json')
@@ -64,6 +68,11 @@ const contractsDir = join(root, 'devnet/contracts')
 
 /** The manifest the last deploy wrote, if any. */
 export const readManifest = (path: string = manifestPath) => readJson<Manifest>(path)
+
+/** Writes these keys of the manifest and keeps the others: tokens.ts and nfts.ts each own their key. */
+export function writeManifest(part: Partial<Manifest>, path: string = manifestPath): void {
+  writeJson(path, { ...readManifest(path), ...part })
+}
 
 /**
  * Deploys the tokens on every chain (in parallel), reusing any already there, and writes the manifest.
@@ -75,7 +84,7 @@ export async function deploy(options: deploy.Options): Promise<Manifest> {
   const previous = readManifest(path)?.tokens ?? {}
   const lists = await Promise.all(chains.map((chain) => deployOn(chain, compiled, previous[`eip155:${chain.id}`] ?? [])))
   const manifest: Manifest = { tokens: Object.fromEntries(chains.map((chain, i) => [`eip155:${chain.id}`, lists[i]])) }
-  writeJson(path, manifest)
+  writeManifest(manifest, path)
   return manifest
 }
 export declare namespace deploy {
@@ -88,22 +97,37 @@ export declare namespace deploy {
   }
 }
 
-export type Artifact = { hash: string; contracts: Record<Contract, { abi: Abi; bytecode: Hex }> }
+export type Artifact<name extends string = Contract> = { hash: string; contracts: Record<name, { abi: Abi; bytecode: Hex }> }
 
-/** The compiled token contracts, from the cache when their sources and the compiler settings are unchanged. */
-export function artifact(options: artifact.Options = {}): Artifact {
-  const { path = artifactPath } = options
-  const files = contracts.map((contract) => `${contract}.sol`)
-  const sources = Object.fromEntries(files.map((file) => [file, readFileSync(join(contractsDir, file), 'utf8')]))
+/**
+ * Compiled contracts of devnet/contracts, from the cache when their sources (with what they import)
+ * and the compiler settings are unchanged. The token contracts unless `contracts` names others, as
+ * nfts.ts does with its own cache file.
+ */
+export function artifact<const name extends string = Contract>(options: artifact.Options<name> = {}): Artifact<name> {
+  const { path = artifactPath, contracts: names = contracts as readonly name[] } = options
+  const sources = readSources(names.map((contract) => `${contract}.sol`))
   const hash = sourceHash(sources)
-  const cached = readJson<Artifact>(path)
+  const cached = readJson<Artifact<name>>(path)
   if (cached?.hash === hash) return cached
-  const compiled = { hash, contracts: compile(sources) }
+  const compiled = { hash, contracts: compile(sources, names) }
   writeJson(path, compiled)
   return compiled
 }
 export declare namespace artifact {
-  type Options = { path?: string }
+  type Options<name extends string = Contract> = { path?: string; contracts?: readonly name[] }
+}
+
+// The files and, transitively, the files they import (`import … "./X.sol"`): solc needs them all, and the
+// cache key must change when any of them does.
+function readSources(files: readonly string[], sources: Record<string, string> = {}): Record<string, string> {
+  for (const file of files) {
+    if (file in sources) continue
+    const content = readFileSync(join(contractsDir, file), 'utf8')
+    sources[file] = content
+    readSources([...content.matchAll(/^import\s[^;]*"\.\/([^"]+)";/gm)].map(([, imported]) => imported!), sources)
+  }
+  return sources
 }
 
 const settings = {
@@ -128,7 +152,7 @@ type SolcOutput = {
 
 // solc is loaded only here: its wasm takes a second to load, which cached starts skip.
 // One run over every source file: `<contract>.sol` holds the contract of that name.
-function compile(sources: Record<string, string>): Artifact['contracts'] {
+function compile<name extends string>(sources: Record<string, string>, names: readonly name[]): Artifact<name>['contracts'] {
   const solc = require('solc') as { compile(input: string): string }
   const input = {
     language: 'Solidity',
@@ -137,12 +161,12 @@ function compile(sources: Record<string, string>): Artifact['contracts'] {
   }
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error')
-  if (errors.length) throw new Error(`The token contracts do not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`)
-  const compiled = (contract: Contract) => {
+  if (errors.length) throw new Error(`The devnet contracts do not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`)
+  const compiled = (contract: name) => {
     const { abi, evm } = output.contracts![`${contract}.sol`]![contract]!
     return { abi, bytecode: `0x${evm.bytecode.object}` as const }
   }
-  return Object.fromEntries(contracts.map((contract) => [contract, compiled(contract)])) as Artifact['contracts']
+  return Object.fromEntries(names.map((contract) => [contract, compiled(contract)])) as Artifact<name>['contracts']
 }
 
 async function deployOn(chain: Chain, compiled: Artifact, previous: readonly Token[]): Promise<Token[]> {
