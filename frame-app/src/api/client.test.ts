@@ -162,3 +162,125 @@ describe('profile', () => {
     await expect(client.profile('nobody.doorway.id')).rejects.toMatchObject({ status: 404, message: 'Name not found' })
   })
 })
+
+const alice = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+const common = { projectId: 'p1', st: 'appkit', sv: 'html-doorway-0.1.0', chainId: 'eip155:31337' }
+
+describe('history', () => {
+  const sent = {
+    id: 'eip155:31337:0xaa',
+    metadata: {
+      operationType: 'send',
+      hash: `0x${'aa'.repeat(32)}`,
+      minedAt: '2025-01-05T10:00:00.000Z',
+      sentFrom: alice,
+      sentTo: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      status: 'confirmed',
+      nonce: 3,
+      chain: 'eip155:31337',
+    },
+    transfers: [{ fungible_info: { name: 'Ether', symbol: 'ETH', icon: { url: 'http://api.test/public/getTokenImage/ETH' } }, direction: 'out', quantity: { numeric: '1.5' }, value: 4500, price: 3000 }],
+  }
+  const spamNft = {
+    nft_info: { name: 'Free Prize', content: { preview: { url: 'http://api.test/nft/1.png' } }, flags: { is_spam: true }, collection: { name: 'Prizes' }, token_id: '1', contract: '0x5FbDB2315678afecb367f032d93F642f64180aa3', standard: 'erc721' },
+    direction: 'in',
+    quantity: { numeric: '1' },
+  }
+
+  test('behavior: GET /v1/account/{address}/history with chainId, and the cursor when given (spec §7)', async () => {
+    const { client, fetch } = setup(() => json({ data: [sent, { ...sent, id: 'x', transfers: [spamNft] }], next: 'c2' }))
+    await expect(client.history(alice, { chainId: 'eip155:31337' })).resolves.toEqual({ data: [sent, { ...sent, id: 'x', transfers: [spamNft] }], next: 'c2' })
+    await client.history(alice, { chainId: 'eip155:31337', cursor: 'c2' })
+    const [first, second] = fetch.mock.calls.map(([u]) => u as URL)
+    expect(first!.pathname).toBe(`/v1/account/${alice}/history`)
+    expect(Object.fromEntries(first!.searchParams)).toEqual(common)
+    expect(Object.fromEntries(second!.searchParams)).toEqual({ ...common, cursor: 'c2' })
+  })
+
+  test('behavior: an empty last page', async () => {
+    const { client } = setup(() => json({ data: [], next: null }))
+    await expect(client.history(alice, { chainId: 'eip155:31337' })).resolves.toEqual({ data: [], next: null })
+  })
+
+  test('param: the address is URL-encoded (no other path)', async () => {
+    const { client, url } = setup(() => json({ data: [], next: null }))
+    await client.history('../balance?x', { chainId: 'eip155:31337' })
+    expect(url().pathname).toBe('/v1/account/..%2Fbalance%3Fx/history')
+  })
+
+  const withMetadata = (metadata: object) => ({ data: [{ ...sent, metadata: { ...sent.metadata, ...metadata } }], next: null })
+  const withTransfer = (transfer: object) => ({ data: [{ ...sent, transfers: [transfer] }], next: null })
+  test.each<[string, unknown]>([
+    ['no next', { data: [sent] }],
+    ['an empty cursor', { data: [sent], next: '' }],
+    ['data that is not a list', { data: sent, next: null }],
+    ['more than 100 entries', { data: Array.from({ length: 101 }, () => sent), next: null }],
+    ['an unknown operation type', withMetadata({ operationType: 'rug' })],
+    ['an unknown status', withMetadata({ status: 'lost' })],
+    ['a time Date cannot read', withMetadata({ minedAt: 'yesterday' })],
+    ['a nonce that is a string', withMetadata({ nonce: '3' })],
+    ['no chain', withMetadata({ chain: undefined })],
+    ['an unknown direction', withTransfer({ ...sent.transfers[0], direction: 'sideways' })],
+    ['a quantity that is a number', withTransfer({ ...sent.transfers[0], quantity: { numeric: 1.5 } })],
+    ['a javascript: icon', withTransfer({ ...sent.transfers[0], fungible_info: { name: 'Ether', symbol: 'ETH', icon: { url: 'javascript:alert(1)' } } })],
+    ['a data: NFT preview', withTransfer({ ...spamNft, nft_info: { ...spamNft.nft_info, content: { preview: { url: 'data:image/png;base64,AA' } } } })],
+    ['an NFT without its spam flag', withTransfer({ ...spamNft, nft_info: { name: 'Prize' } })],
+    ['an unknown key', withTransfer({ ...sent.transfers[0], extra: true })],
+    ['a symbol above 64 characters', withTransfer({ ...sent.transfers[0], fungible_info: { name: 'x', symbol: 'X'.repeat(65) } })],
+    ['no object', null],
+  ])('error: an answer with %s is refused', async (_, body) => {
+    const { client } = setup(() => json(body))
+    await expect(client.history(alice, { chainId: 'eip155:31337' })).rejects.toThrow(`Unexpected answer from /v1/account/${alice}/history`)
+  })
+
+  test('error: a 400 carries the status and the api message', async () => {
+    const { client } = setup(() => json({ message: 'Invalid cursor' }, 400))
+    await expect(client.history(alice, { chainId: 'eip155:31337', cursor: 'bad' })).rejects.toMatchObject({ status: 400, message: 'Invalid cursor', reason: 'Invalid cursor' })
+  })
+})
+
+describe('nfts', () => {
+  const punk = {
+    id: 'eip155:31337:0x5fbdb2315678afecb367f032d93f642f64180aa3:7',
+    chain: 'eip155:31337',
+    contract: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    tokenId: '7',
+    standard: 'erc721',
+    name: 'Door #7',
+    collection: { name: 'Doors' },
+    amount: '1',
+    content: { preview: { url: 'http://api.test/nft/7.png' } },
+    flags: { is_spam: false },
+  }
+
+  test('behavior: GET /v1/account/{address}/nfts with chainId and cursor', async () => {
+    const { client, url } = setup(() => json({ data: [punk], next: null }))
+    await expect(client.nfts(alice, { chainId: 'eip155:31337', cursor: 'n2' })).resolves.toEqual({ data: [punk], next: null })
+    expect(url().pathname).toBe(`/v1/account/${alice}/nfts`)
+    expect(Object.fromEntries(url().searchParams)).toEqual({ ...common, cursor: 'n2' })
+  })
+
+  test('behavior: an amount given as a number reads as a decimal string; content is optional', async () => {
+    const { content: _, ...bare } = punk
+    const { client } = setup(() => json({ data: [{ ...bare, standard: 'erc1155', amount: 12 }], next: 'n2' }))
+    await expect(client.nfts(alice, { chainId: 'eip155:31337' })).resolves.toEqual({ data: [{ ...bare, standard: 'erc1155', amount: '12' }], next: 'n2' })
+  })
+
+  test.each<[string, unknown]>([
+    ['an unknown standard', { ...punk, standard: 'erc20' }],
+    ['a negative amount', { ...punk, amount: -1 }],
+    ['a fractional amount', { ...punk, amount: '1.5' }],
+    ['no collection', { ...punk, collection: undefined }],
+    ['no spam flag', { ...punk, flags: {} }],
+    ['a javascript: preview', { ...punk, content: { preview: { url: 'javascript:alert(1)' } } }],
+    ['a name above 1024 characters', { ...punk, name: 'x'.repeat(1025) }],
+  ])('error: an answer with %s is refused', async (_, item) => {
+    const { client } = setup(() => json({ data: [item], next: null }))
+    await expect(client.nfts(alice, { chainId: 'eip155:31337' })).rejects.toThrow(`Unexpected answer from /v1/account/${alice}/nfts`)
+  })
+
+  test('error: a non-OK answer carries the status and the api message', async () => {
+    const { client } = setup(() => json({ message: 'Invalid chainId' }, 400))
+    await expect(client.nfts(alice, { chainId: 'eip155:1' })).rejects.toMatchObject({ status: 400, message: 'Invalid chainId' })
+  })
+})

@@ -67,6 +67,10 @@ const walletListing = S.object({
 export type WalletListing = S.Infer<typeof walletListing>
 const walletPage = S.object({ data: S.array(walletListing, 100), count: S.number })
 
+// The history and NFT answers are checked by schemas of their own chunk, loaded with the tabs that ask.
+export type { HistoryPage, Nft, NftPage, OperationType, Transaction, Transfer } from './accountPages.js'
+const accountPages = () => import('./accountPages.js')
+
 export type AnalyticsEvent = { eventId: string; url: string; domain: string; timestamp: number; props: Record<string, unknown> }
 
 export type Client = ReturnType<typeof create>
@@ -99,6 +103,18 @@ export function create(options: create.Options) {
     balances(address: string, params: { chainId?: ChainId; forceUpdate?: boolean }, signal?: AbortSignal) {
       const query = { currency: Constants.priceCurrency, chainId: params.chainId, forceUpdate: params.forceUpdate || undefined }
       return http('GET', `/v1/account/${address}/balance`, balances, { query, signal }).then((r) => r.balances)
+    },
+    /** spec §7 GET /v1/account/{account}/history: one page, newest first; `cursor` is the previous page's `next`. */
+    async history(address: string, params: { chainId: ChainId; cursor?: string | undefined }, signal?: AbortSignal) {
+      const { historyPage } = await accountPages()
+      const query = { chainId: params.chainId, cursor: params.cursor || undefined }
+      return http('GET', `/v1/account/${encodeURIComponent(address)}/history`, historyPage, { query, signal })
+    },
+    /** GET /v1/account/{address}/nfts: one page of the NFTs the account holds on `chainId`. */
+    async nfts(address: string, params: { chainId: ChainId; cursor?: string | undefined }, signal?: AbortSignal) {
+      const { nftPage, fromNftPage } = await accountPages()
+      const query = { chainId: params.chainId, cursor: params.cursor || undefined }
+      return fromNftPage(await http('GET', `/v1/account/${encodeURIComponent(address)}/nfts`, nftPage, { query, signal }))
     },
     /** spec §7 GET /v1/convert/gas-price. */
     gasPrice(chainId: ChainId, signal?: AbortSignal) {
