@@ -60,3 +60,17 @@ export async function json(c: Context): Promise<Record<string, unknown>> {
   } catch {}
   throw badRequest('Expected a JSON object body')
 }
+
+/** A page cursor: base64url JSON of an array, opaque to clients. */
+export const encodeCursor = (key: readonly unknown[]) => Buffer.from(JSON.stringify(key)).toString('base64url')
+
+/** undefined for the first page; 400 for anything this server did not hand out (`valid` checks the array's shape). */
+export function cursor<T extends unknown[]>(value: string | undefined, valid: (key: unknown[]) => key is T): T | undefined {
+  if (!value) return undefined
+  let key: unknown
+  try {
+    key = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'))
+  } catch {}
+  if (!Array.isArray(key) || !valid(key) || encodeCursor(key) !== value) throw badRequest('Invalid cursor')
+  return key
+}

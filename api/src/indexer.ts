@@ -1,37 +1,45 @@
 /**
- * Account history from the configured chains' own blocks (spec §7 /v1/account/{account}/history).
+ * Account history and NFT holdings from the configured chains' own blocks (spec §7
+ * /v1/account/{account}/history, issue 10), kept in the api's storage so it survives a restart.
  *
- * On demand and incrementally: each `sync(chainId)` reads the blocks after the chain's cursor up to the
- * latest, at most `maxBlocks` (2,000) per call so one request does bounded work; a chain further behind
- * catches up over the next requests, and until then its newest blocks are missing from history. Per
- * block: `eth_getBlockByNumber` with full transactions and `eth_getTransactionReceipt` per transaction
- * (status and logs). The index is in memory, per chain, and rebuilt from block 0 after a restart or
- * when the chain rewinds (anvil restart, `evm_revert`): a new block whose parent is not the last indexed
- * block, or a head below the cursor, starts the chain over.
+ * Each `sync(chainId)` reads the blocks after the chain's cursor up to the latest, at most `maxBlocks`
+ * (2,000) per call, 10 at a time in parallel (`eth_getBlockByNumber` with full transactions, then
+ * `eth_getBlockReceipts`, or a receipt per transaction where the node lacks it), and writes each window
+ * in one SQL transaction. The server's follower (`follow`) syncs every EVM network on a timer; requests
+ * still sync first, so a block mined a moment ago is seen.
  *
- * What is recorded per address: native transfers of the transaction's own value (internal transfers by
- * contracts are not traced), ERC-20 `Transfer` logs (3 topics, so ERC-721 transfers are left out), ERC-20
- * `Approval` logs by the sender, contract creation, and every transaction the address sent.
+ * A rewind (anvil restarted, `evm_revert`): a head below the cursor, the same height with another
+ * hash, or a block whose parent is not the stored hash. The index then goes back to the newest block
+ * whose stored hash the node still has (the last 64 are kept; beyond them it starts over) and deletes
+ * what it indexed above it, in one transaction.
+ *
+ * What is recorded per transaction: native transfers of its own value (internal transfers by contracts
+ * are not traced), ERC-20 `Transfer`, ERC-721 `Transfer` (4 topics), ERC-1155 `TransferSingle` and
+ * `TransferBatch`, WETH9 `Deposit` / `Withdrawal` (as the wrapped token in or out and, for an unwrap,
+ * the native coin back), approvals, Aave V3 `Borrow` / `Repay` by the sender, and contract creation.
  */
 import type { ChainId } from '@doorway/shared/Caip'
 import { formatUnits } from '@doorway/shared/Format'
-import { type Hex, getAddress, toEventSelector } from 'viem'
+import { type Hex, decodeAbiParameters, getAddress, toEventSelector } from 'viem'
 import * as Assets from './assets.js'
 import type { Config, Network } from './config.js'
-import { HttpError } from './http.js'
-import type { Rpc } from './rpc.js'
+import * as Nfts from './nfts.js'
+import * as Operations from './operations.js'
+import { type Rpc, RpcError } from './rpc.js'
+import type { IndexEntry, IndexEvent, IndexTransfer, IndexWindow, NftKey, NftMetadata, NftMove, Storage } from './storage/Storage.js'
 
-/** A transaction as one address sees it (the shape of Reown's blockchain API). */
+/** A transaction as one address sees it (the shape of Reown's blockchain API; spec §3 Transaction). */
 export type Transaction = {
   id: string
   metadata: {
-    operationType: OperationType
+    operationType: Operations.OperationType
     hash: string
     /** ISO 8601 time of the block. */
     minedAt: string
     sentFrom: string
     sentTo: string
-    status: 'confirmed' | 'failed'
+    /** 'pending' is reserved for transactions not mined yet; the index holds mined ones only. */
+    status: 'confirmed' | 'failed' | 'pending'
     nonce: number
     /** CAIP-2 network id. */
     chain: ChainId
@@ -39,164 +47,221 @@ export type Transaction = {
   transfers: Transfer[]
 }
 
-export type OperationType = 'send' | 'receive' | 'trade' | 'execute' | 'approve' | 'deploy'
+export type { OperationType } from './operations.js'
 
+/** spec §3: fungible_info or nft_info; nft_info's collection, contract, token_id and standard are ours, beside the spec's. */
 export type Transfer = {
   fungible_info?: { name: string; symbol: string; icon?: { url: string } }
-  nft_info?: { name: string; content?: { preview?: { url: string } }; flags: { is_spam: boolean } }
+  nft_info?: NftInfo
   direction: 'in' | 'out' | 'self'
-  /** An exact decimal string in whole units. */
+  /** An exact decimal string in whole units; for an NFT its count (1 for ERC-721). */
   quantity: { numeric: string }
   /** USD, from config.prices, when the token has a price. */
   value?: number
   price?: number
 }
 
-/** One mined transaction, reduced to what any party's history needs. Addresses are lowercase. */
-export type Entry = {
-  chainId: ChainId
-  hash: Hex
-  block: number
-  index: number
-  /** Block time, Unix seconds. */
-  timestamp: number
-  from: string
-  to: string | null
-  created: string | null
-  nonce: number
-  value: bigint
-  hasInput: boolean
-  success: boolean
-  transfers: { token: string; from: string; to: string; amount: bigint }[]
-  /** An ERC-20 Approval log whose owner is the sender. */
-  approves: boolean
+export type NftInfo = Nfts.Display & {
+  /** Checksummed. */
+  contract: string
+  /** Decimal. */
+  token_id: string
+  standard: Nfts.Standard
 }
+
+export type Entry = IndexEntry
 
 export type Indexer = {
   /** Indexes the chain's new blocks, at most `maxBlocks`; concurrent calls queue behind one another. */
   sync(chainId: ChainId): Promise<void>
-  /** The address's entries on the chain, oldest first. */
-  entries(chainId: ChainId, address: string): readonly Entry[]
-  /** The next block the chain's index will read. */
-  cursor(chainId: ChainId): number
 }
 
 export const maxBlocksPerSync = 2_000
 
-export const transferTopic = toEventSelector('Transfer(address,address,uint256)')
-export const approvalTopic = toEventSelector('Approval(address,address,uint256)')
+export const topics = {
+  transfer: toEventSelector('Transfer(address,address,uint256)'),
+  approval: toEventSelector('Approval(address,address,uint256)'),
+  approvalForAll: toEventSelector('ApprovalForAll(address,address,bool)'),
+  transferSingle: toEventSelector('TransferSingle(address,address,address,uint256,uint256)'),
+  transferBatch: toEventSelector('TransferBatch(address,address,address,uint256[],uint256[])'),
+  deposit: toEventSelector('Deposit(address,uint256)'),
+  withdrawal: toEventSelector('Withdrawal(address,uint256)'),
+  borrow: toEventSelector('Borrow(address,address,address,uint256,uint8,uint256,uint16)'),
+  repay: toEventSelector('Repay(address,address,address,uint256,bool)'),
+} as const
 
 const zeroAddress = `0x${'0'.repeat(40)}`
-// Blocks read in parallel; each is applied in order once its window is complete.
+// Blocks read in parallel, then written together.
 const window = 10
 
-type ChainIndex = {
-  next: number
-  lastHash: Hex | undefined
-  byAddress: Map<string, Entry[]>
+type ChainState = {
   running: Promise<void> | undefined
   queued: Promise<void> | undefined
+  /** Whether the node answers eth_getBlockReceipts; undefined until asked. */
+  blockReceipts: boolean | undefined
 }
 
 export function create(options: create.Options): Indexer {
-  const { rpc, maxBlocks = maxBlocksPerSync } = options
-  const chains = new Map<ChainId, ChainIndex>()
-  const index = (chainId: ChainId) => {
+  const { rpc, storage, maxBlocks = maxBlocksPerSync } = options
+  const chains = new Map<ChainId, ChainState>()
+  const state = (chainId: ChainId) => {
     let chain = chains.get(chainId)
-    if (!chain) chains.set(chainId, (chain = { next: 0, lastHash: undefined, byAddress: new Map(), running: undefined, queued: undefined }))
+    if (!chain) chains.set(chainId, (chain = { running: undefined, queued: undefined, blockReceipts: undefined }))
     return chain
   }
 
   return {
     sync(chainId) {
-      const chain = index(chainId)
+      const chain = state(chainId)
       // A queued run starts after this call, so it sees every block mined before it: join it.
       if (chain.queued) return chain.queued
       // The previous run's error already went to its own caller.
       const queued = (chain.running ?? Promise.resolve()).catch(() => {}).then(() => {
         chain.queued = undefined
-        chain.running = run(rpc, chainId, chain, maxBlocks)
+        chain.running = run({ rpc, storage, chainId, chain, maxBlocks })
         return chain.running
       })
       chain.queued = queued
       return queued
     },
-    entries(chainId, address) {
-      return chains.get(chainId)?.byAddress.get(address.toLowerCase()) ?? []
-    },
-    cursor(chainId) {
-      return chains.get(chainId)?.next ?? 0
-    },
   }
 }
 export declare namespace create {
-  type Options = { rpc: Rpc; maxBlocks?: number }
+  type Options = { rpc: Rpc; storage: Storage; maxBlocks?: number }
+}
+
+/**
+ * Syncs the chains every `pollMs` until stopped. A failing chain is logged once per failure streak
+ * (and once when it recovers), never thrown.
+ */
+export function follow(indexer: Indexer, chainIds: ChainId[], options: follow.Options): { stop(): Promise<void> } {
+  const { pollMs, log = (message, error) => console.error(`[doorway:api] ${message}`, error ?? '') } = options
+  let stopped = false
+  let wake: (() => void) | undefined
+  const loops = chainIds.map(async (chainId) => {
+    let failing = false
+    while (!stopped) {
+      try {
+        await indexer.sync(chainId)
+        if (failing) log(`indexer: ${chainId} recovered`)
+        failing = false
+      } catch (error) {
+        if (!failing) log(`indexer: ${chainId} failed; retrying every ${pollMs} ms`, error)
+        failing = true
+      }
+      if (!stopped) await new Promise<void>((resolve) => ((wake = resolve), setTimeout(resolve, pollMs)))
+    }
+  })
+  return {
+    async stop() {
+      stopped = true
+      wake?.()
+      await Promise.all(loops)
+    },
+  }
+}
+export declare namespace follow {
+  type Options = { pollMs: number; log?: (message: string, error?: unknown) => void }
 }
 
 type RpcTransaction = { hash: Hex; from: Hex; to: Hex | null; value: Hex; nonce: Hex; input: Hex; transactionIndex: Hex }
 type RpcBlock = { number: Hex; hash: Hex; parentHash: Hex; timestamp: Hex; transactions: RpcTransaction[] }
-type RpcReceipt = { status: Hex; contractAddress: Hex | null; logs: { address: Hex; topics: Hex[]; data: Hex }[] }
+type RpcLog = { address: Hex; topics: Hex[]; data: Hex }
+type RpcReceipt = { transactionHash: Hex; status: Hex; contractAddress: Hex | null; logs: RpcLog[] }
+type Read = { block: RpcBlock; receipts: Map<string, RpcReceipt> }
 
-async function run(rpc: Rpc, chainId: ChainId, chain: ChainIndex, maxBlocks: number): Promise<void> {
+async function run(context: { rpc: Rpc; storage: Storage; chainId: ChainId; chain: ChainState; maxBlocks: number }): Promise<void> {
+  const { rpc, storage, chainId, maxBlocks } = context
+  let { next, blocks } = await storage.index.head(chainId)
+  let last = blocks[0]?.number === next - 1 ? blocks[0].hash : undefined
   const latest = Number(await rpc(chainId, 'eth_blockNumber'))
-  if (latest < chain.next - 1) reset(chain)
-  else if (latest === chain.next - 1 && chain.lastHash) {
+  let rewound = false
+  const rewind = async () => {
+    rewound = true
+    next = await ancestor(rpc, chainId, blocks, latest)
+    await storage.index.rewind(chainId, next)
+    ;({ next, blocks } = await storage.index.head(chainId))
+    last = blocks[0]?.hash
+  }
+  if (next > 0 && latest < next - 1) await rewind()
+  else if (next > 0 && latest === next - 1) {
     // Nothing new, unless the chain was replaced by one of the same height.
     const head = (await rpc(chainId, 'eth_getBlockByNumber', [hex(latest), false])) as RpcBlock | null
-    if (head?.hash !== chain.lastHash) reset(chain)
+    if (head?.hash !== last) await rewind()
   }
   let budget = maxBlocks
-  while (budget > 0 && chain.next <= latest) {
-    const numbers = range(chain.next, Math.min(chain.next + window, latest + 1, chain.next + budget))
-    const blocks = await Promise.all(numbers.map((n) => readBlock(rpc, chainId, n)))
-    for (const { block, receipts } of blocks) {
-      if (chain.lastHash && block.parentHash !== chain.lastHash) {
-        reset(chain)
-        break
-      }
-      apply(chainId, chain, block, receipts)
-      budget--
+  while (budget > 0 && next <= latest) {
+    const numbers = range(next, Math.min(next + window, latest + 1, next + budget))
+    const reads = await Promise.all(numbers.map((n) => readBlock(context, n)))
+    // Each block must extend the one before it; a missing block means the chain shrank while read.
+    const good: Read[] = []
+    for (const read of reads) {
+      if (!read || (last !== undefined && read.block.parentHash !== (good.at(-1)?.block.hash ?? last))) break
+      good.push(read)
     }
+    if (good.length === 0) {
+      // One rewind per run: a node that keeps changing is read again on the next sync.
+      if (rewound) return
+      await rewind()
+      continue
+    }
+    // Another api instance sharing the database moved the cursor: it indexes this chain now.
+    if (!(await storage.index.append(chainId, next, windowOf(chainId, good)))) return
+    next += good.length
+    last = good.at(-1)!.block.hash
+    blocks = [...good.map(({ block }) => ({ number: Number(block.number), hash: block.hash })).reverse(), ...blocks]
+    budget -= good.length
   }
 }
 
-function reset(chain: ChainIndex): void {
-  chain.next = 0
-  chain.lastHash = undefined
-  chain.byAddress.clear()
+/** The block to index from after a rewind: above the newest stored block the node still has, else 0. */
+async function ancestor(rpc: Rpc, chainId: ChainId, blocks: { number: number; hash: string }[], latest: number): Promise<number> {
+  for (const stored of blocks) {
+    if (stored.number > latest) continue
+    const block = (await rpc(chainId, 'eth_getBlockByNumber', [hex(stored.number), false])) as RpcBlock | null
+    if (block?.hash === stored.hash) return stored.number + 1
+  }
+  return 0
 }
 
-async function readBlock(rpc: Rpc, chainId: ChainId, n: number): Promise<{ block: RpcBlock; receipts: RpcReceipt[] }> {
+async function readBlock(context: { rpc: Rpc; chainId: ChainId; chain: ChainState }, n: number): Promise<Read | undefined> {
+  const { rpc, chainId } = context
   const block = (await rpc(chainId, 'eth_getBlockByNumber', [hex(n), true])) as RpcBlock | null
-  if (!block) throw new HttpError(502, `The node for ${chainId} has no block ${n}`)
-  const receipts = await Promise.all(block.transactions.map((tx) => rpc(chainId, 'eth_getTransactionReceipt', [tx.hash]) as Promise<RpcReceipt>))
-  return { block, receipts }
+  if (!block) return undefined
+  const list = block.transactions.length === 0 ? [] : await receiptsOf(context, block)
+  return { block, receipts: new Map(list.map((receipt) => [receipt.transactionHash, receipt])) }
 }
 
-function apply(chainId: ChainId, chain: ChainIndex, block: RpcBlock, receipts: RpcReceipt[]): void {
-  block.transactions.forEach((tx, i) => {
-    const entry = toEntry(chainId, block, tx, receipts[i]!)
-    for (const party of parties(entry)) {
-      const list = chain.byAddress.get(party)
-      if (list) list.push(entry)
-      else chain.byAddress.set(party, [entry])
+async function receiptsOf(context: { rpc: Rpc; chainId: ChainId; chain: ChainState }, block: RpcBlock): Promise<RpcReceipt[]> {
+  const { rpc, chainId, chain } = context
+  if (chain.blockReceipts !== false) {
+    try {
+      const receipts = (await rpc(chainId, 'eth_getBlockReceipts', [block.number])) as RpcReceipt[] | null
+      if (receipts) return (chain.blockReceipts = true), receipts
+    } catch (error) {
+      // A node that answered it before fails for another reason; one that never did lacks the method.
+      if (!(error instanceof RpcError) || chain.blockReceipts) throw error
     }
-  })
-  chain.next = Number(block.number) + 1
-  chain.lastHash = block.hash
+    chain.blockReceipts = false
+  }
+  return Promise.all(block.transactions.map((tx) => rpc(chainId, 'eth_getTransactionReceipt', [tx.hash]) as Promise<RpcReceipt>))
 }
 
-function toEntry(chainId: ChainId, block: RpcBlock, tx: RpcTransaction, receipt: RpcReceipt): Entry {
+function windowOf(chainId: ChainId, reads: Read[]): IndexWindow {
+  const entries = reads.flatMap(({ block, receipts }) =>
+    block.transactions.map((tx) => {
+      const entry = toEntry(chainId, block, tx, receipts.get(tx.hash))
+      return { entry, parties: [...parties(entry)] }
+    }),
+  )
+  const moves = entries.flatMap(({ entry }) => movesOf(entry))
+  return { blocks: reads.map(({ block }) => ({ number: Number(block.number), hash: block.hash })), entries, moves }
+}
+
+function toEntry(chainId: ChainId, block: RpcBlock, tx: RpcTransaction, receipt: RpcReceipt | undefined): Entry {
   const from = tx.from.toLowerCase()
-  const transfers: Entry['transfers'] = []
-  let approves = false
-  for (const log of receipt.logs) {
-    // 3 topics: the ERC-20 events; ERC-721 indexes the token id as a fourth.
-    if (log.topics.length !== 3 || log.data.length !== 66) continue
-    const [topic, one, two] = log.topics as [Hex, Hex, Hex]
-    if (topic === transferTopic) transfers.push({ token: log.address.toLowerCase(), from: topicAddress(one), to: topicAddress(two), amount: BigInt(log.data) })
-    else if (topic === approvalTopic && topicAddress(one) === from) approves = true
-  }
+  const success = receipt?.status === '0x1'
+  const { transfers, events } = success ? decodeLogs(receipt.logs, from) : { transfers: [], events: [] }
   return {
     chainId,
     hash: tx.hash,
@@ -205,13 +270,62 @@ function toEntry(chainId: ChainId, block: RpcBlock, tx: RpcTransaction, receipt:
     timestamp: Number(block.timestamp),
     from,
     to: tx.to?.toLowerCase() ?? null,
-    created: receipt.contractAddress?.toLowerCase() ?? null,
+    created: receipt?.contractAddress?.toLowerCase() ?? null,
     nonce: Number(tx.nonce),
     value: BigInt(tx.value),
     hasInput: tx.input !== '0x',
-    success: receipt.status === '0x1',
+    success,
     transfers,
-    approves,
+    events: [...new Set(events)],
+  }
+}
+
+/** The transfers and the sender's events in a successful transaction's logs; malformed logs are skipped. */
+export function decodeLogs(logs: readonly RpcLog[], sender: string): { transfers: IndexTransfer[]; events: IndexEvent[] } {
+  const transfers: IndexTransfer[] = []
+  const events: IndexEvent[] = []
+  for (const log of logs) {
+    const token = log.address.toLowerCase()
+    const [topic, one, two, three] = log.topics
+    const words = log.data.length > 2 ? (log.data.length - 2) / 64 : 0
+    const n = log.topics.length
+    if (topic === topics.transfer && n === 3 && words === 1) transfers.push({ standard: 'erc20', token, from: address(one!), to: address(two!), amount: BigInt(log.data) })
+    else if (topic === topics.transfer && n === 4 && words === 0)
+      transfers.push({ standard: 'erc721', token, from: address(one!), to: address(two!), amount: 1n, tokenId: BigInt(three!) })
+    else if (topic === topics.transferSingle && n === 4 && words === 2) {
+      const [id, amount] = [BigInt(word(log.data, 0)), BigInt(word(log.data, 1))]
+      transfers.push({ standard: 'erc1155', token, from: address(two!), to: address(three!), amount, tokenId: id })
+    } else if (topic === topics.transferBatch && n === 4) {
+      const batch = decodeBatch(log.data)
+      batch.forEach(([id, amount]) => transfers.push({ standard: 'erc1155', token, from: address(two!), to: address(three!), amount, tokenId: id }))
+    } else if ((topic === topics.approval && (n === 3 || n === 4)) || (topic === topics.approvalForAll && n === 3)) {
+      if (address(one!) === sender) events.push('approval')
+    } else if (topic === topics.deposit && n === 2 && words === 1) {
+      // WETH9: the wrapped coin arrives from the contract (the coin went out as the transaction's value).
+      const dst = address(one!)
+      transfers.push({ standard: 'erc20', token, from: token, to: dst, amount: BigInt(log.data) })
+      if (dst === sender) events.push('deposit')
+    } else if (topic === topics.withdrawal && n === 2 && words === 1) {
+      const src = address(one!)
+      const amount = BigInt(log.data)
+      transfers.push({ standard: 'erc20', token, from: src, to: token, amount }, { standard: 'native', token: Assets.nativeTokenAddress, from: token, to: src, amount })
+      if (src === sender) events.push('withdrawal')
+    } else if (topic === topics.borrow && n === 4 && words >= 1) {
+      // Borrow(reserve, user, onBehalfOf indexed, …): user is the first data word.
+      if (address(two!) === sender || address(word(log.data, 0)) === sender) events.push('borrow')
+    } else if (topic === topics.repay && n === 4) {
+      if (address(two!) === sender || address(three!) === sender) events.push('repay')
+    }
+  }
+  return { transfers, events }
+}
+
+function decodeBatch(data: Hex): [bigint, bigint][] {
+  try {
+    const [ids, amounts] = decodeAbiParameters([{ type: 'uint256[]' }, { type: 'uint256[]' }], data)
+    return ids.length === amounts.length ? ids.map((id, i) => [id, amounts[i]!]) : []
+  } catch {
+    return []
   }
 }
 
@@ -224,26 +338,59 @@ function parties(entry: Entry): Set<string> {
   return set
 }
 
-/** The entry as `address` sees it, with token names, decimals and prices from the config. */
+function movesOf(entry: Entry): NftMove[] {
+  return entry.transfers.flatMap(({ standard, token, from, to, amount, tokenId }) => {
+    if ((standard !== 'erc721' && standard !== 'erc1155') || tokenId === undefined || amount === 0n) return []
+    const move = { block: entry.block, contract: token, tokenId, standard }
+    return [...(from === zeroAddress ? [] : [{ ...move, owner: from, delta: -amount }]), ...(to === zeroAddress ? [] : [{ ...move, owner: to, delta: amount }])]
+  })
+}
+
+/** The NFTs `address` moved in the entries, for loading their metadata before `describe`. */
+export function nftKeys(entries: readonly Entry[], address: string): (NftKey & { standard: Nfts.Standard })[] {
+  const self = address.toLowerCase()
+  return entries.flatMap((entry) =>
+    entry.transfers.flatMap(({ standard, token, from, to, tokenId }) =>
+      (standard === 'erc721' || standard === 'erc1155') && tokenId !== undefined && (from === self || to === self)
+        ? [{ chainId: entry.chainId, contract: token, tokenId: String(tokenId), standard }]
+        : [],
+    ),
+  )
+}
+
+/** The entry as `address` sees it, with token names, decimals and prices from the config and NFT metadata from `nfts`. */
 export function describe(entry: Entry, address: string, context: describe.Context): Transaction {
   const { network, prices, publicUrl } = context
   const self = address.toLowerCase()
   const transfers: Transfer[] = []
-  if (entry.success) {
-    if (entry.value > 0n && entry.to) {
-      const { name, symbol, decimals } = network.nativeCurrency
-      const direction = directionOf(entry.from, entry.to, self)
-      if (direction) transfers.push(transfer({ name, symbol, decimals, iconUrl: Assets.iconUrl(publicUrl, { symbol }) }, entry.value, direction, prices))
-    }
-    for (const t of entry.transfers) {
-      const direction = directionOf(t.from, t.to, self)
-      if (direction) transfers.push(transfer(tokenInfo(t.token, network, publicUrl), t.amount, direction, prices))
-    }
+  const facts: Operations.Facts = {
+    sent: entry.from === self,
+    deployed: entry.to === null,
+    success: entry.success,
+    called: entry.hasInput,
+    insFrom: [],
+    outsTo: [],
+    selfTransfers: 0,
+    events: entry.events,
+  }
+  const add = (from: string, to: string, make: (direction: Transfer['direction']) => Transfer) => {
+    const direction = directionOf(from, to, self)
+    if (!direction) return
+    transfers.push(make(direction))
+    if (direction === 'in') facts.insFrom.push(from)
+    else if (direction === 'out') facts.outsTo.push(to)
+    else facts.selfTransfers++
+  }
+  if (entry.success && entry.value > 0n && entry.to) add(entry.from, entry.to, (d) => fungible(nativeInfo(network, publicUrl), entry.value, d, prices))
+  for (const t of entry.transfers) {
+    if (t.standard === 'native') add(t.from, t.to, (d) => fungible(nativeInfo(network, publicUrl), t.amount, d, prices))
+    else if (t.standard === 'erc20') add(t.from, t.to, (d) => fungible(tokenInfo(t.token, network, publicUrl), t.amount, d, prices))
+    else add(t.from, t.to, (d) => nft(entry.chainId, t, d, context))
   }
   return {
     id: `${entry.chainId}:${entry.hash}`,
     metadata: {
-      operationType: operationType(entry, self, transfers),
+      operationType: Operations.operationType(facts),
       hash: entry.hash,
       minedAt: new Date(entry.timestamp * 1000).toISOString(),
       sentFrom: getAddress(entry.from),
@@ -256,19 +403,7 @@ export function describe(entry: Entry, address: string, context: describe.Contex
   }
 }
 export declare namespace describe {
-  type Context = { network: Network } & Pick<Config, 'prices' | 'publicUrl'>
-}
-
-function operationType(entry: Entry, self: string, transfers: Transfer[]): OperationType {
-  const sent = entry.from === self
-  if (sent && entry.to === null) return 'deploy'
-  if (!entry.success) return entry.hasInput ? 'execute' : 'send'
-  const out = transfers.some((t) => t.direction === 'out')
-  const into = transfers.some((t) => t.direction === 'in')
-  if (out && into) return 'trade'
-  if (into) return 'receive'
-  if (out || transfers.length > 0) return 'send'
-  return sent && entry.approves ? 'approve' : 'execute'
+  type Context = { network: Network; nfts: ReadonlyMap<string, NftMetadata> } & Pick<Config, 'prices' | 'publicUrl'>
 }
 
 function directionOf(from: string, to: string, self: string): Transfer['direction'] | undefined {
@@ -280,6 +415,11 @@ function directionOf(from: string, to: string, self: string): Transfer['directio
 
 type TokenInfo = { name: string; symbol: string; decimals: number; iconUrl?: string | undefined }
 
+function nativeInfo(network: Network, publicUrl: string): TokenInfo {
+  const { name, symbol, decimals } = network.nativeCurrency
+  return { name, symbol, decimals, iconUrl: Assets.iconUrl(publicUrl, { symbol }) }
+}
+
 // A token the network does not configure could call itself anything: it is shown by its contract
 // address, in base units (0 decimals), with no icon and no price.
 function tokenInfo(address: string, network: Network, publicUrl: string): TokenInfo {
@@ -288,7 +428,7 @@ function tokenInfo(address: string, network: Network, publicUrl: string): TokenI
   return { ...token, iconUrl: Assets.iconUrl(publicUrl, token) }
 }
 
-function transfer(token: TokenInfo, amount: bigint, direction: Transfer['direction'], prices: Config['prices']): Transfer {
+function fungible(token: TokenInfo, amount: bigint, direction: Transfer['direction'], prices: Config['prices']): Transfer {
   const numeric = formatUnits(amount, token.decimals)
   const price = Assets.priceOf(prices, token.symbol)
   return {
@@ -299,6 +439,14 @@ function transfer(token: TokenInfo, amount: bigint, direction: Transfer['directi
   }
 }
 
-const topicAddress = (topic: Hex) => `0x${topic.slice(26)}`.toLowerCase()
+function nft(chainId: ChainId, t: IndexTransfer, direction: Transfer['direction'], context: describe.Context): Transfer {
+  const key = { chainId, contract: t.token, tokenId: String(t.tokenId) }
+  const display = Nfts.display(key, context.nfts.get(Nfts.keyOf(key)), { publicUrl: context.publicUrl, network: context.network })
+  const standard = t.standard as Nfts.Standard
+  return { nft_info: { ...display, contract: getAddress(t.token), token_id: key.tokenId, standard }, direction, quantity: { numeric: String(t.amount) } }
+}
+
+const address = (topic: Hex) => `0x${topic.slice(-40)}`.toLowerCase()
+const word = (data: Hex, i: number) => `0x${data.slice(2 + i * 64, 2 + (i + 1) * 64)}` as Hex
 const hex = (n: number) => `0x${n.toString(16)}`
 const range = (from: number, to: number) => Array.from({ length: Math.max(to - from, 0) }, (_, i) => from + i)

@@ -7,6 +7,13 @@ export type Rpc = (chainId: ChainId, method: string, params?: unknown[]) => Prom
 
 export const timeoutMs = 10_000
 
+/** The node answered with a JSON-RPC error (a reverted eth_call, an unknown method), as opposed to not answering. */
+export class RpcError extends HttpError {
+  constructor(message: string) {
+    super(502, message)
+  }
+}
+
 export function create(config: Pick<Config, 'networks'>): Rpc {
   let id = 0
   return async (chainId, method, params = []) => {
@@ -20,8 +27,11 @@ export function create(config: Pick<Config, 'networks'>): Rpc {
     }).catch(() => {
       throw new HttpError(502, `The node for ${chainId} did not answer`)
     })
-    const { result, error } = (await response.json()) as { result?: unknown; error?: { message: string } }
-    if (error) throw new HttpError(502, `The node for ${chainId} answered: ${error.message}`)
+    const body = await response.json().catch(() => {
+      throw new HttpError(502, `The node for ${chainId} answered with something other than JSON`)
+    })
+    const { result, error } = body as { result?: unknown; error?: { message: string } }
+    if (error) throw new RpcError(`The node for ${chainId} answered: ${error.message}`)
     return result
   }
 }

@@ -1,8 +1,10 @@
 /**
- * Test helpers for the api's route tests: an in-memory Storage, a small Config, Deps with an RPC that
- * counts its calls, and (for the history tests) a compiled test token and swap contract.
+ * Test helpers for the api's route tests: an in-memory Storage (and an in-memory PGlite one for the
+ * history index), a small Config, Deps with an RPC that counts its calls, and (for the history tests)
+ * compiled test contracts: a token, a swap, an ERC-721, an ERC-1155 and a WETH9.
  */
 import { createRequire } from 'node:module'
+import { PGlite } from '@electric-sql/pglite'
 import type { ChainId } from '@doorway/shared/Caip'
 import {
   type Abi,
@@ -12,6 +14,7 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
+  encodeDeployData,
   encodeFunctionData,
   getAddress,
   http,
@@ -20,13 +23,24 @@ import {
 import { type PrivateKeyAccount, generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { Config, Token } from './config.js'
 import type { Deps } from './deps.js'
+import * as Indexer from './indexer.js'
 import * as Rpc from './rpc.js'
+import * as Sql from './storage/sql.js'
 import { NameTaken, type NameRecord, type SessionRecord, type Storage } from './storage/Storage.js'
 import * as Anvil from '../../devnet/src/anvil.js'
 
 export const projectId = 'test-project'
 
-/** A Storage double with the same rules as the real ones: names taken by another address fail, addresses match in any case. */
+/** The real SQL store on an in-memory PGlite: the history index has no double. */
+export async function testStorage(): Promise<Storage> {
+  const db = await PGlite.create()
+  return Sql.create(db, () => db.close())
+}
+
+/**
+ * A Storage double with the same rules as the real ones: names taken by another address fail, addresses
+ * match in any case. It holds no history index (use testStorage).
+ */
 export function memoryStorage(): Storage {
   const names = new Map<string, NameRecord>()
   const sessions: SessionRecord[] = []
@@ -72,9 +86,13 @@ export function memoryStorage(): Storage {
         return session !== undefined
       },
     },
+    index: { head: noIndex, append: noIndex, rewind: noIndex, history: noIndex, holdings: noIndex },
+    nfts: { get: noIndex, put: noIndex },
     async close() {},
   }
 }
+
+const noIndex = () => Promise.reject(new Error('memoryStorage holds no history index: use testStorage()'))
 
 /** A config over the given nodes (CAIP-2 id → RPC URL), each an anvil-like network with ETH and the given tokens. */
 export function testConfig(rpcUrls: Partial<Record<ChainId, string>> = {}, tokens: Partial<Record<ChainId, Token[]>> = {}): Config {
@@ -101,7 +119,9 @@ export function testDeps(config: Config, overrides: Partial<Deps> = {}): { deps:
     calls.push({ chainId, method })
     return rpc(chainId, method, params)
   }
-  return { deps: { config, storage: memoryStorage(), now: Date.now, ...overrides, rpc: counting }, calls }
+  const storage = overrides.storage ?? memoryStorage()
+  const indexer = overrides.indexer ?? Indexer.create({ rpc: counting, storage })
+  return { deps: { config, now: Date.now, ...overrides, storage, indexer, rpc: counting }, calls }
 }
 
 /**
@@ -130,12 +150,47 @@ contract TestSwap {
     give.transferFrom(msg.sender, address(this), amountIn);
     take.transfer(msg.sender, amountOut);
   }
+  function claim(TestToken token, uint256 amount) external { token.transfer(msg.sender, amount); }
   function ping() external {}
   function fail() external pure { revert("no"); }
 }
+contract TestNft {
+  string public name;
+  string private metadata;
+  event Transfer(address indexed from, address indexed to, uint256 indexed tokenId);
+  event Approval(address indexed owner, address indexed approved, uint256 indexed tokenId);
+  event ApprovalForAll(address indexed owner, address indexed operator, bool approved);
+  constructor(string memory name_, string memory metadata_) { name = name_; metadata = metadata_; }
+  function mint(address to, uint256 id) external { emit Transfer(address(0), to, id); }
+  function airdrop(address[] calldata to, uint256 firstId) external {
+    for (uint256 i = 0; i < to.length; i++) emit Transfer(address(0), to[i], firstId + i);
+  }
+  function transferFrom(address from, address to, uint256 id) external { emit Transfer(from, to, id); }
+  function approve(address to, uint256 id) external { emit Approval(msg.sender, to, id); }
+  function setApprovalForAll(address operator, bool approved) external { emit ApprovalForAll(msg.sender, operator, approved); }
+  function tokenURI(uint256) external view returns (string memory) { return metadata; }
+}
+contract TestItems {
+  string public name;
+  string private template;
+  event TransferSingle(address indexed operator, address indexed from, address indexed to, uint256 id, uint256 value);
+  event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values);
+  constructor(string memory name_, string memory template_) { name = name_; template = template_; }
+  function mintBatch(address to, uint256[] calldata ids, uint256[] calldata values) external { emit TransferBatch(msg.sender, address(0), to, ids, values); }
+  function safeTransferFrom(address from, address to, uint256 id, uint256 value, bytes calldata) external { emit TransferSingle(msg.sender, from, to, id, value); }
+  function uri(uint256) external view returns (string memory) { return template; }
+}
+contract TestWeth {
+  event Deposit(address indexed dst, uint256 wad);
+  event Withdrawal(address indexed src, uint256 wad);
+  function deposit() external payable { emit Deposit(msg.sender, msg.value); }
+  function withdraw(uint256 wad) external { emit Withdrawal(msg.sender, wad); payable(msg.sender).transfer(wad); }
+}
 `
 
-export type Compiled = Record<'TestToken' | 'TestSwap', { abi: Abi; bytecode: Hex }>
+export type ContractName = 'TestToken' | 'TestSwap' | 'TestNft' | 'TestItems' | 'TestWeth'
+
+export type Compiled = Record<ContractName, { abi: Abi; bytecode: Hex }>
 
 let compiled: Compiled | undefined
 
@@ -152,11 +207,11 @@ export function contracts(): Compiled {
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as Output
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error')
   if (errors.length) throw new Error(errors.map((e) => e.formattedMessage).join('\n'))
-  const get = (name: 'TestToken' | 'TestSwap') => {
+  const get = (name: ContractName) => {
     const c = output.contracts['Test.sol']![name]!
     return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` as Hex }
   }
-  compiled = { TestToken: get('TestToken'), TestSwap: get('TestSwap') }
+  compiled = { TestToken: get('TestToken'), TestSwap: get('TestSwap'), TestNft: get('TestNft'), TestItems: get('TestItems'), TestWeth: get('TestWeth') }
   return compiled
 }
 
@@ -165,7 +220,7 @@ export function testChain(chain: { id: number; rpcUrl: string }) {
   const viemChain = Anvil.viemChain(chain)
   const client = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl), pollingInterval: 50 })
   const test = createTestClient({ chain: viemChain, mode: 'anvil', transport: http(chain.rpcUrl) })
-  const { TestToken, TestSwap } = contracts()
+  const all = contracts()
 
   async function send(from: PrivateKeyAccount, tx: { to?: Address; value?: bigint; data?: Hex; gas?: bigint }): Promise<TransactionReceipt> {
     const wallet = createWalletClient({ chain: viemChain, transport: http(chain.rpcUrl), account: from })
@@ -183,14 +238,15 @@ export function testChain(chain: { id: number; rpcUrl: string }) {
       return account
     },
     send,
-    async deploy(from: PrivateKeyAccount, name: 'TestToken' | 'TestSwap'): Promise<Address> {
-      const receipt = await send(from, { data: contracts()[name].bytecode })
+    /** Deploys a test contract; TestNft and TestItems take (name, metadata URI or URI template). */
+    async deploy(from: PrivateKeyAccount, name: ContractName, args: unknown[] = []): Promise<Address> {
+      const receipt = await send(from, { data: encodeDeployData({ abi: all[name].abi, bytecode: all[name].bytecode, args }) })
       return getAddress(receipt.contractAddress!)
     },
     /** Calls a test contract function; `gas` set skips estimation, so a reverting call is mined as failed. */
-    call(from: PrivateKeyAccount, to: Address, functionName: string, args: unknown[] = [], gas?: bigint) {
-      const abi = [...TestToken.abi, ...TestSwap.abi]
-      return send(from, { to, data: encodeFunctionData({ abi, functionName, args }), ...(gas ? { gas } : {}) })
+    call(from: PrivateKeyAccount, to: Address, functionName: string, args: unknown[] = [], gas?: bigint, value?: bigint) {
+      const abi = Object.values(all).flatMap((c) => c.abi)
+      return send(from, { to, data: encodeFunctionData({ abi, functionName, args }), ...(gas ? { gas } : {}), ...(value ? { value } : {}) })
     },
   }
 }

@@ -26,11 +26,12 @@ let dir: string
 let storage: Storage
 let app: ReturnType<typeof App.create>
 let n = 0
+const noIndexer = { sync: () => Promise.reject(new Error('no indexer in these tests')) }
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'doorway-analytics-'))
   storage = await Embedded.open(dir)
-  app = App.create({ config, rpc: () => Promise.reject(new Error('no rpc in these tests')), storage, now: () => 0 })
+  app = App.create({ config, rpc: () => Promise.reject(new Error('no rpc in these tests')), storage, now: () => 0, indexer: noIndexer })
 }, 120_000)
 afterAll(async () => {
   await storage?.close()
@@ -67,7 +68,7 @@ describe('POST /e', () => {
     expect(await storage.analytics.list('demo', 1)).toEqual([{ projectId: 'demo', ...e }])
     await storage.close()
     storage = await Embedded.open(dir)
-    app = App.create({ config, rpc: () => Promise.reject(new Error('no rpc')), storage, now: () => 0 })
+    app = App.create({ config, rpc: () => Promise.reject(new Error('no rpc')), storage, now: () => 0, indexer: noIndexer })
     expect(await storage.analytics.list('demo', 1)).toEqual([{ projectId: 'demo', ...e }])
   }, 60_000)
 

@@ -16,7 +16,7 @@ const config: Config = {
   storage: { kind: 'embedded', dir: '/nonexistent' },
 }
 const unused = new Proxy({}, { get: () => { throw new Error('storage is not for the catalogue') } }) as Storage
-const deps: Deps = { config, rpc: async () => { throw new Error('rpc is not for the catalogue') }, storage: unused, now: () => 0 }
+const deps: Deps = { config, rpc: async () => { throw new Error('rpc is not for the catalogue') }, storage: unused, now: () => 0, indexer: { sync: () => Promise.reject(new Error('no indexer for the catalogue')) } }
 const app = App.create(deps)
 
 async function get(path: string) {
