@@ -13,6 +13,7 @@ import { core, errors, format, ui } from '@doorway/shared/Messages'
 import { atom, type Getter } from 'jotai'
 import type { Hex } from 'viem'
 import { ApiError, type Balance } from '../api/client.js'
+import { recordPendingAtom } from './activity.js'
 import { trackAtom } from './analytics.js'
 import { apiAtom } from './api.js'
 import { balanceRefreshAtom } from './balance.js'
@@ -199,6 +200,9 @@ export const sendTokenAtom = atom(null, async (get, set): Promise<Outcome> => {
   try {
     const hash = await account.connector.request({ method: 'eth_sendTransaction', params: [tx] })
     if (typeof hash !== 'string' || !/^0x[\da-f]{64}$/i.test(hash)) throw new Error('The wallet answered without a transaction hash')
+    // The Activity tab shows it at once as pending, until the api lists it.
+    const { name, symbol, iconUrl } = state.token!
+    set(recordPendingAtom, { hash, chainId, from: account.address, to: state.receiverAddress!, token: { name, symbol, iconUrl }, amount: state.sendTokenAmount! })
     set(showToastAtom, { variant: 'success', message: errors.transactionStarted })
     set(notifyAtom, { type: 'result', result: { status: 'sent', hash, chainId } })
     void set(trackAtom, 'SEND_SUCCESS', { network: chainId, token: state.token!.symbol, amount: state.sendTokenAmount })

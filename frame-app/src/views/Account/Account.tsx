@@ -3,7 +3,7 @@ import { ui } from '@doorway/shared/Messages'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { loadable } from 'jotai/utils'
-import { lazy, Suspense, useState } from 'react'
+import { type ComponentType, lazy, Suspense, useState } from 'react'
 import { IconButton } from '../../components/IconButton.js'
 import { Placeholder } from '../../components/Placeholder.js'
 import { Tabs } from '../../components/Tabs.js'
@@ -17,8 +17,9 @@ import { activeNetworkAtom } from '../../state/network.js'
 import { pushAtom } from '../../state/router.js'
 import { useCopy } from '../../components/useCopy.js'
 
-// A lazy chunk: loaded only when features.history is on (spec §1).
+// Lazy chunks: Activity only when features.history is on (spec §1), NFTs when its tab opens.
 const Activity = lazy(() => import('./Activity.js'))
+const Nfts = lazy(() => import('./Nfts.js'))
 const balanceAtom = loadable(nativeBalanceAtom)
 
 type TabKey = 'tokens' | 'nfts' | 'activity'
@@ -54,17 +55,17 @@ export function Account() {
         onSelect={setTab}
         tabs={[
           { key: 'tokens', label: ui.account.tokens, panel: () => (account ? <Tokens /> : <Placeholder>{ui.account.notConnected}</Placeholder>) },
-          { key: 'nfts', label: ui.account.nfts, panel: () => <Placeholder>{ui.later.nfts}</Placeholder> },
+          { key: 'nfts', label: ui.account.nfts, panel: () => (account ? <Lazy view={Nfts} /> : <Placeholder>{ui.account.notConnected}</Placeholder>) },
           {
             key: 'activity',
             label: ui.account.activity,
             panel: () =>
-              config.features.history ? (
-                <Suspense fallback={<span className="spinner" role="progressbar" aria-label={ui.modal.loading} />}>
-                  <Activity />
-                </Suspense>
-              ) : (
+              !config.features.history ? (
                 <Placeholder>{ui.account.historyOff}</Placeholder>
+              ) : account ? (
+                <Lazy view={Activity} />
+              ) : (
+                <Placeholder>{ui.account.notConnected}</Placeholder>
               ),
           },
         ]}
@@ -76,6 +77,15 @@ export function Account() {
       )}
       {account && <Disconnect signOut={!!account.connector.user} />}
     </div>
+  )
+}
+
+/** A tab of its own chunk, with a spinner while the chunk loads. */
+function Lazy({ view: View }: { view: ComponentType }) {
+  return (
+    <Suspense fallback={<span className="spinner" role="progressbar" aria-label={ui.modal.loading} />}>
+      <View />
+    </Suspense>
   )
 }
 
