@@ -3,7 +3,8 @@ import { type Address, formatUnits, getAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as App from '../app.js'
 import type { Transaction } from '../indexer.js'
-import { projectId, testChain, testConfig, testDeps } from '../testing.js'
+import type { Storage } from '../storage/Storage.js'
+import { projectId, testChain, testConfig, testDeps, testStorage } from '../testing.js'
 
 const chains = [
   { id: 31337, port: 18701, rpcUrl: 'http://127.0.0.1:18701' },
@@ -12,6 +13,8 @@ const chains = [
 const rpcUrls = { 'eip155:31337': chains[0]!.rpcUrl, 'eip155:31338': chains[1]!.rpcUrl } as const
 
 let stop: () => Promise<void>
+// One index for every test: each app's indexer continues it, as a restarted api would.
+let storage: Storage
 const one = testChain(chains[0]!)
 const two = testChain(chains[1]!)
 // Addresses the tests make; the configured tokens are known only after they are deployed.
@@ -24,7 +27,7 @@ function app() {
       { address: made.dwt, name: 'Doorway Token', symbol: 'DWT', decimals: 18, iconUrl: 'https://icons.test/dwt.png' },
     ],
   })
-  const { deps, calls } = testDeps(config)
+  const { deps, calls } = testDeps(config, { storage })
   const api = App.create(deps)
   const history = async (account: string, query: Record<string, string> = {}) => {
     const res = await api.request(`/v1/account/${account}/history?${new URLSearchParams({ projectId, st: 'appkit', sv: 'html-doorway-0.1.0', ...query })}`)
@@ -34,6 +37,7 @@ function app() {
 }
 
 beforeAll(async () => {
+  storage = await testStorage()
   stop = (await Anvil.start({ chains })).stop
   const [me, friend, minter, pager] = await Promise.all([one.account(), one.account(), one.account(), one.account()])
   await two.test.setBalance({ address: me.address, value: 10n ** 20n })
@@ -59,7 +63,10 @@ beforeAll(async () => {
   for (let i = 1n; i <= 25n; i++) await one.send(pager, { to: friend.address, value: i })
 }, 60_000)
 
-afterAll(() => stop?.())
+afterAll(async () => {
+  await storage?.close()
+  await stop?.()
+})
 
 describe('GET /v1/account/:account/history', () => {
   test('behavior: every kind of transaction on one chain, newest first, with exact quantities', async () => {
