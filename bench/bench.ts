@@ -1,6 +1,7 @@
 /**
- * `npm run bench` (DESIGN.md §7): in one run, the SDK size, the frame-app's initial JS and the modal's
- * click-to-visible time at 1x and 4x CPU throttling. It reports figures and fails only on errors.
+ * `npm run bench` (DESIGN.md §7): in one run, the SDK size, the frame-app's initial JS, the modal's
+ * click-to-visible time at 1x and 4x CPU throttling, and the history indexer's throughput and route
+ * latency (bench/history.ts). It reports figures and fails only on errors.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -12,6 +13,7 @@ import { buildEnv, urls } from '../devnet/src/stack.js'
 import { chromiumArgs } from '../playwright.config.js'
 import * as SecureSecrets from '../secure-site/server/src/secrets.js'
 import * as Size from '../scripts/size.js'
+import * as History from './history.js'
 import * as Stack from './stack.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -353,7 +355,7 @@ function formatTiming({ timing }: Report): string[] {
 }
 
 function format(report: Report): string {
-  return [`Doorway bench, ${report.date}`, '', ...formatSizes(report), '', ...formatTiming(report)].join('\n')
+  return [`Doorway bench, ${report.date}`, '', ...formatSizes(report), '', ...formatTiming(report), '', ...History.format(report.history)].join('\n')
 }
 
 async function run() {
@@ -362,7 +364,9 @@ async function run() {
   const frame = frameSizes()
   const secure = secureSizes()
   const timing = await withStack(measureTiming)
-  return { date: new Date().toISOString(), targets, sdk, frame, secure, timing }
+  console.log('Measuring the history indexer on an anvil and api of its own…')
+  const history = await History.measure()
+  return { date: new Date().toISOString(), targets, sdk, frame, secure, timing, history }
 }
 
 async function main() {
