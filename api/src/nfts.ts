@@ -72,8 +72,8 @@ export async function metadata(deps: { rpc: Rpc; storage: Storage }, keys: (NftK
         chainId: key.chainId,
         contract: key.contract.toLowerCase(),
         tokenId: key.tokenId,
-        name: text(document?.name),
-        collection: name,
+        name: bounded(text(document?.name)),
+        collection: bounded(name),
         image: text(document?.image),
       }
       await deps.storage.nfts.put(read)
@@ -125,6 +125,10 @@ async function json(uri: string): Promise<Record<string, unknown> | undefined> {
 }
 
 const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : null)
+
+// Anyone writes token metadata: names are cut to a length any list can show.
+export const maxNameLength = 256
+const bounded = (value: string | null) => (value === null ? null : [...value].slice(0, maxNameLength).join(''))
 
 const isImageType = (type: string) => (imageTypes as readonly string[]).includes(type)
 
