@@ -1,13 +1,14 @@
 /**
  * The api server on its own: `tsx api/src/main.ts`, configured by the JSON file DOORWAY_API_CONFIG
- * names, else as in the local stack (its ports and the tokens devnet last deployed).
+ * names, else as in the local stack (its ports and the tokens and NFT collections devnet last deployed).
  */
 import { apiStack } from '../../devnet/src/stack.js'
 import * as Tokens from '../../devnet/src/tokens.js'
 import * as Config from './config.js'
 import * as Server from './server.js'
 
-const api = await Server.start(Config.load(() => Config.local({ ...apiStack, tokens: Tokens.readManifest()?.tokens ?? {} })))
+const manifest = Tokens.readManifest()
+const api = await Server.start(Config.load(() => Config.local({ ...apiStack, tokens: manifest?.tokens ?? {}, nfts: manifest?.nfts ?? {} })))
 console.log(`[doorway:api] listening on ${api.url}`)
 const stop = () => void api.stop().then(() => process.exit(0))
 process.on('SIGINT', stop)
