@@ -110,7 +110,7 @@ test.describe('view stack', () => {
     await expectFocusInFrame(page, tabs.getByRole('tab', { name: 'NFTs' }))
     await expect(tabs.getByRole('tab', { name: 'NFTs' })).toHaveAttribute('aria-selected', 'true')
     await page.keyboard.press('End')
-    await expect(frame.getByRole('tabpanel')).toHaveText('Transaction history is not available in this version yet.')
+    await expect(frame.getByRole('tabpanel')).toHaveText('No wallet is connected.')
   })
 })
 

@@ -29,8 +29,11 @@ export type Config = {
   /** USD prices by symbol: the stand-in for a market-data feed. */
   prices: Record<string, number>
   storage: { kind: 'embedded'; dir: string } | { kind: 'postgres'; url: string }
-  /** The history indexer: how often the server's follower reads new blocks (absent: 1000 ms). */
-  indexer?: { pollMs?: number }
+  /**
+   * The history indexer: how often the server's follower reads new blocks (absent: 1000 ms), and whether
+   * NFT metadata and images may be fetched from hosts on loopback or private addresses (absent: no).
+   */
+  indexer?: { pollMs?: number; metadataPrivateHosts?: boolean }
 }
 
 /** The operator's JSON file named by DOORWAY_API_CONFIG, else `fallback` (the local stack's). */

@@ -288,6 +288,13 @@ describe('describe', () => {
     expect(op({ from: other, to: token, transfers: [{ standard: 'erc721', token: spam, from: zero, to: me, amount: 1n, tokenId: 1n }] }).metadata.operationType).toBe('receive')
   })
 
+  test('behavior: a batch of many tokens lists its first 64 transfers, and its type still counts them all', () => {
+    const transfers = Array.from({ length: 100 }, (_, i) => ({ standard: 'erc721' as const, token, from: zero, to: me, amount: 1n, tokenId: BigInt(i) }))
+    const tx = op({ transfers })
+    expect(tx.transfers).toHaveLength(Indexer.maxTransfersShown)
+    expect(tx.metadata.operationType).toBe('mint')
+  })
+
   test('behavior: a deployment is sent to the created contract', () => {
     expect(op({ to: null, created: token }).metadata.sentTo).toBe(getAddress(token))
   })

@@ -358,6 +358,9 @@ export function nftKeys(entries: readonly Entry[], address: string): (NftKey & {
   )
 }
 
+/** The most transfers one history entry lists. */
+export const maxTransfersShown = 64
+
 /** The entry as `address` sees it, with token names, decimals and prices from the config and NFT metadata from `nfts`. */
 export function describe(entry: Entry, address: string, context: describe.Context): Transaction {
   const { network, prices, publicUrl } = context
@@ -399,7 +402,8 @@ export function describe(entry: Entry, address: string, context: describe.Contex
       nonce: entry.nonce,
       chain: entry.chainId,
     },
-    transfers,
+    // A batch of hundreds of tokens is one entry; its first transfers say what it was (the modal shows two).
+    transfers: transfers.slice(0, maxTransfersShown),
   }
 }
 export declare namespace describe {

@@ -45,3 +45,27 @@ describe('display', () => {
     expect(Nfts.display(key, undefined, { publicUrl: 'http://api.test', network: { ...network, spamNfts: [key.contract.toUpperCase().replace('0X', '0x')] } }).flags.is_spam).toBe(true)
   })
 })
+
+describe('isPublicHost', () => {
+  test.each([
+    ['8.8.8.8', true],
+    ['2001:4860:4860::8888', true],
+    ['[2001:4860:4860::8888]', true],
+    ['127.0.0.1', false],
+    ['10.1.2.3', false],
+    ['172.16.0.1', false],
+    ['192.168.1.1', false],
+    ['100.64.0.1', false],
+    ['169.254.169.254', false],
+    ['0.0.0.0', false],
+    ['::1', false],
+    ['[::1]', false],
+    ['::ffff:127.0.0.1', false],
+    ['fd00::1', false],
+    ['fe80::1', false],
+    ['localhost', false],
+    ['does-not-exist.invalid', false],
+  ])('param: %s is public: %s', async (host, expected) => {
+    expect(await Nfts.isPublicHost(host)).toBe(expected)
+  })
+})

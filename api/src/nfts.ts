@@ -5,9 +5,11 @@
  * once per (chain, contract, token id) and kept in storage. The api hands out its own image URL
  * (/public/getNftImage/…), so the modal never loads third-party artwork directly.
  */
+import { lookup } from 'node:dns/promises'
+import { BlockList, isIP } from 'node:net'
 import type { ChainId } from '@doorway/shared/Caip'
 import { type Hex, decodeAbiParameters, getAddress } from 'viem'
-import type { Network } from './config.js'
+import type { Config, Network } from './config.js'
 import { HttpError } from './http.js'
 import { type Rpc, RpcError } from './rpc.js'
 import type { NftKey, NftMetadata, Storage } from './storage/Storage.js'
@@ -54,7 +56,7 @@ export function display(key: NftKey, metadata: NftMetadata | undefined, context:
 export const keyOf = (key: NftKey) => `${key.chainId} ${key.contract.toLowerCase()} ${key.tokenId}`
 
 /** The tokens' metadata, from storage or read now (and stored); keyed by `keyOf`. */
-export async function metadata(deps: { rpc: Rpc; storage: Storage }, keys: (NftKey & { standard?: Standard | undefined })[]): Promise<Map<string, NftMetadata>> {
+export async function metadata(deps: { rpc: Rpc; storage: Storage; config: Pick<Config, 'indexer'> }, keys: (NftKey & { standard?: Standard | undefined })[]): Promise<Map<string, NftMetadata>> {
   const found = new Map((await deps.storage.nfts.get(keys)).map((m) => [keyOf(m), m]))
   const missing = [...new Map(keys.filter((key) => !found.has(keyOf(key))).map((key) => [keyOf(key), key])).values()]
   // One name() per contract in this batch.
@@ -67,7 +69,7 @@ export async function metadata(deps: { rpc: Rpc; storage: Storage }, keys: (NftK
   await Promise.all(
     missing.map(async (key) => {
       const [uri, name] = await Promise.all([tokenUri(deps.rpc, key, key.standard), collection(key.chainId, key.contract.toLowerCase())])
-      const document = uri ? await json(uri) : undefined
+      const document = uri ? await json(uri, fetchOptions(deps.config)) : undefined
       const read: NftMetadata = {
         chainId: key.chainId,
         contract: key.contract.toLowerCase(),
@@ -84,9 +86,9 @@ export async function metadata(deps: { rpc: Rpc; storage: Storage }, keys: (NftK
 }
 
 /** The image bytes and type a metadata image URI names, or undefined when there is none to serve. */
-export async function image(uri: string): Promise<{ type: string; bytes: Uint8Array } | undefined> {
+export async function image(uri: string, options: fetchLimited.Options): Promise<{ type: string; bytes: Uint8Array } | undefined> {
   const data = parseDataUri(uri)
-  const found = data ?? (/^https?:\/\//i.test(uri) ? await fetchLimited(uri) : undefined)
+  const found = data ?? (/^https?:\/\//i.test(uri) ? await fetchLimited(uri, options) : undefined)
   return found && isImageType(found.type) && found.bytes.length <= maxBytes ? found : undefined
 }
 
@@ -112,9 +114,9 @@ async function call(rpc: Rpc, chainId: ChainId, contract: string, selector: stri
   }
 }
 
-async function json(uri: string): Promise<Record<string, unknown> | undefined> {
+async function json(uri: string, options: fetchLimited.Options): Promise<Record<string, unknown> | undefined> {
   const data = parseDataUri(uri)
-  const found = data ?? (/^https?:\/\//i.test(uri) ? await fetchLimited(uri) : undefined)
+  const found = data ?? (/^https?:\/\//i.test(uri) ? await fetchLimited(uri, options) : undefined)
   if (!found || found.bytes.length > maxBytes) return undefined
   try {
     const value: unknown = JSON.parse(new TextDecoder().decode(found.bytes))
@@ -145,10 +147,15 @@ export function parseDataUri(uri: string): { type: string; bytes: Uint8Array } |
   }
 }
 
-/** GET with a time limit and a size cap; undefined on any failure, a non-2xx answer or a larger body. */
-export async function fetchLimited(url: string): Promise<{ type: string; bytes: Uint8Array } | undefined> {
+/**
+ * GET with a time limit and a size cap; undefined on any failure, a non-2xx answer, a redirect, a larger
+ * body, or a host that resolves to a non-public address (unless the operator allows those).
+ */
+export async function fetchLimited(url: string, options: fetchLimited.Options): Promise<{ type: string; bytes: Uint8Array } | undefined> {
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(fetchTimeoutMs) })
+    if (!options.privateHosts && !(await isPublicHost(new URL(url).hostname))) return undefined
+    // A redirect could lead to an address the check above refused.
+    const response = await fetch(url, { signal: AbortSignal.timeout(fetchTimeoutMs), redirect: 'error' })
     const declared = Number(response.headers.get('content-length') ?? 0)
     if (!response.ok || !response.body || declared > maxBytes) {
       await response.body?.cancel()
@@ -170,4 +177,28 @@ export async function fetchLimited(url: string): Promise<{ type: string; bytes: 
   } catch {
     return undefined
   }
+}
+export declare namespace fetchLimited {
+  type Options = {
+    /** Whether hosts on loopback, private, link-local and unique-local addresses may be fetched (config indexer.metadataPrivateHosts). */
+    privateHosts: boolean
+  }
+}
+
+export const fetchOptions = (config: Pick<Config, 'indexer'>): fetchLimited.Options => ({ privateHosts: config.indexer?.metadataPrivateHosts === true })
+
+// Token metadata is anyone's to write: a token URI must not make the api read the operator's own network
+// (SSRF). A name that resolves to any such address is refused; IPv4-mapped IPv6 addresses meet the IPv4
+// ranges (BlockList maps them). A DNS answer that changes between this lookup and the fetch is not
+// caught: an egress proxy is the complete answer in production.
+const nonPublic = new BlockList()
+for (const [network, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16], ['224.0.0.0', 3]] as const)
+  nonPublic.addSubnet(network, prefix, 'ipv4')
+for (const [network, prefix] of [['::', 127], ['64:ff9b::', 96], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const)
+  nonPublic.addSubnet(network, prefix, 'ipv6')
+
+export async function isPublicHost(hostname: string): Promise<boolean> {
+  const host = hostname.replace(/^\[|\]$/g, '')
+  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true }).catch(() => [])
+  return addresses.length > 0 && addresses.every(({ address, family }) => !nonPublic.check(address, family === 6 ? 'ipv6' : 'ipv4'))
 }

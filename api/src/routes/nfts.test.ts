@@ -8,6 +8,7 @@ import type { Transaction } from '../indexer.js'
 import type { Storage } from '../storage/Storage.js'
 import { projectId, testChain, testConfig, testDeps, testStorage } from '../testing.js'
 import type { Nft } from './nfts.js'
+import * as Nfts from '../nfts.js'
 
 const chain = { id: 31337, port: 18704, rpcUrl: 'http://127.0.0.1:18704' }
 const chainId = 'eip155:31337'
@@ -27,6 +28,7 @@ function metadataServer(): Promise<Server> {
   const s = createServer((req, res) => {
     const id = /^\/meta\/([0-9a-f]{64})\.json$/.exec(req.url ?? '')?.[1]
     if (id) return res.writeHead(200, { 'content-type': 'application/json' }).end(json({ name: `Item ${BigInt(`0x${id}`)}`, image: `${origin}/${BigInt(`0x${id}`) === 2n ? 'big' : 'item'}.png` }))
+    if (req.url === '/redirect') return res.writeHead(302, { location: '/item.png' }).end()
     if (req.url === '/item.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(png)
     if (req.url === '/big.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(300 * 1024))
     res.writeHead(404).end()
@@ -34,8 +36,10 @@ function metadataServer(): Promise<Server> {
   return new Promise((resolve) => s.listen(0, '127.0.0.1', () => resolve(s)))
 }
 
-function app() {
+function app(options: { privateHosts?: boolean } = {}) {
   const config = testConfig({ [chainId]: chain.rpcUrl })
+  // The metadata server here is on loopback, which the api refuses unless the operator allows it.
+  config.indexer = { metadataPrivateHosts: options.privateHosts ?? true }
   config.networks[chainId]!.spamNfts = [made.spam.toUpperCase().replace('0X', '0x')]
   const { deps, calls } = testDeps(config, { storage })
   const api = App.create(deps)
@@ -181,6 +185,31 @@ describe('GET /v1/account/:account/history with NFTs', () => {
       direction: 'out',
       quantity: { numeric: '1' },
     })
+  })
+})
+
+describe('fetchLimited', () => {
+  test('security: a host on a loopback or private address is not fetched unless the operator allows it (SSRF)', async () => {
+    let hits = 0
+    const counted = createServer((_req, res) => {
+      hits++
+      res.writeHead(200, { 'content-type': 'image/png' }).end(png)
+    })
+    await new Promise<void>((resolve) => counted.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(counted.address() as AddressInfo).port}/x.png`
+      expect(await Nfts.fetchLimited(url, { privateHosts: false })).toBeUndefined()
+      expect(await Nfts.fetchLimited(url.replace('127.0.0.1', 'localhost'), { privateHosts: false })).toBeUndefined()
+      expect(hits).toBe(0)
+      expect(await Nfts.fetchLimited(url, { privateHosts: true })).toMatchObject({ type: 'image/png' })
+      expect(hits).toBe(1)
+    } finally {
+      counted.close()
+    }
+  })
+
+  test('security: a redirect is not followed (it could lead to a refused address)', async () => {
+    expect(await Nfts.fetchLimited(`${origin}/redirect`, { privateHosts: true })).toBeUndefined()
   })
 })
 

@@ -60,7 +60,7 @@ export function routes(deps: Deps) {
   app.get('/public/getNftImage/:chain/:contract/:tokenId', async (c) => {
     const key = imageKey(c)
     const [metadata] = await storage.nfts.get([key])
-    const image = metadata?.image && Nfts.hasImage(metadata.image) ? await Nfts.image(metadata.image) : undefined
+    const image = metadata?.image && Nfts.hasImage(metadata.image) ? await Nfts.image(metadata.image, Nfts.fetchOptions(config)) : undefined
     if (!image) throw new Http.HttpError(404, 'No image')
     return c.body(image.bytes as Uint8Array<ArrayBuffer>, 200, { ...imageHeaders, 'content-type': image.type })
   })
