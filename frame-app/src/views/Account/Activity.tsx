@@ -84,14 +84,14 @@ function Entry({ transaction, explorerUrl }: { transaction: Transaction; explore
           )}
         </span>
         <span className="muted">{Rows.description(transaction)}</span>
+        <time className="muted activity-time" dateTime={transaction.metadata.minedAt}>
+          {Rows.time(transaction)}
+        </time>
       </span>
       <span className="activity-amounts">
         {Rows.amounts(transaction).map((amount, i) => (
           <span key={i}>{amount}</span>
         ))}
-        <time className="muted" dateTime={transaction.metadata.minedAt}>
-          {Rows.time(transaction)}
-        </time>
       </span>
     </>
   )

@@ -68,6 +68,7 @@ describe('description', () => {
     ['a token send: the receiver', tx('send', [eth('out')]), 'To 0x7099…79C8'],
     ['a token receive: the sender', tx('receive', [eth('in')]), 'From 0xf39F…2266'],
     ['a swap: its two symbols', tx('trade', [usdc('out'), eth('in')]), 'USDC → ETH'],
+    ['an NFT received: its name, not the sender', tx('receive', [{ nft_info: { name: 'Door #8', flags: { is_spam: false } }, direction: 'in', quantity: { numeric: '1' } }]), 'Door #8'],
     ['a mint: the NFT', tx('mint', [{ nft_info: { name: 'Door #7', flags: { is_spam: false } }, direction: 'in', quantity: { numeric: '1' } }]), 'Door #7'],
   ])('behavior: %s', (_, transaction, text) => {
     expect(Rows.description(transaction)).toBe(text)
@@ -100,6 +101,6 @@ describe('titles, status and links', () => {
 
   test('behavior: the summary names the entry in one line', () => {
     const summary = Rows.summary(tx('send', [eth('out')], 'pending'))
-    expect(summary).toMatch(/^Sent, To 0x7099…79C8, -1\.235 ETH, Pending, Jan 5, 2025, \d{1,2}:\d\d [AP]M$/)
+    expect(summary).toMatch(/^Sent, To 0x7099…79C8, -1\.235 ETH, Pending, Jan 5, \d{1,2}:\d\d [AP]M$/)
   })
 })

@@ -46,7 +46,7 @@ export function amounts(transaction: Transaction): string[] {
 
 /**
  * spec §2: with no token, truncated sender → receiver for send and receive, otherwise the status. With
- * tokens: the counterparty of a send or receive, a swap's two symbols, else the asset's name.
+ * tokens: a swap's two symbols, an NFT's name, the counterparty of a send or receive, else the asset's name.
  */
 export function description(transaction: Transaction): string {
   const { operationType, sentFrom, sentTo, status } = transaction.metadata
@@ -58,6 +58,8 @@ export function description(transaction: Transaction): string {
       : ui.activity.status[status]
   const [first, second] = transfers
   if (operationType === 'trade' && second) return format(ui.activity.route, { from: assetName(first!, 'symbol'), to: assetName(second, 'symbol') })
+  // An NFT is known by its name better than by who sent it.
+  if (first!.nft_info) return first!.nft_info.name
   if (operationType === 'send') return format(ui.activity.to, { address: short(sentTo) })
   if (operationType === 'receive') return format(ui.activity.from, { address: short(sentFrom) })
   return assetName(first!, 'name')
@@ -75,7 +77,8 @@ export function images(transaction: Transaction): string[] {
   return first ? [first] : []
 }
 
-const timeFormat = new Intl.DateTimeFormat(Constants.numberLocale, { dateStyle: 'medium', timeStyle: 'short' })
+// The month is the group's title already: the day and the time say the rest.
+const timeFormat = new Intl.DateTimeFormat(Constants.numberLocale, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })
 /** The entry's date and time, through Intl. */
 export const time = (transaction: Transaction) => timeFormat.format(new Date(transaction.metadata.minedAt))
 
