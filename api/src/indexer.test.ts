@@ -188,6 +188,14 @@ describe('follow', () => {
     expect(syncs).toBe(stopped)
   })
 
+  test('behavior: stop wakes every chain\'s loop from its wait (it would otherwise hang for a minute)', async () => {
+    const synced = new Set<string>()
+    const indexer: Indexer.Indexer = { sync: async (id) => void synced.add(id) }
+    const follower = Indexer.follow(indexer, ['eip155:1', 'eip155:2', 'eip155:3'], { pollMs: 60_000 })
+    await until(() => synced.size === 3)
+    await follower.stop()
+  })
+
   test('behavior: a followed chain is indexed without any request', async () => {
     const { storage, indexer } = await indexed()
     const follower = Indexer.follow(indexer, [chainId], { pollMs: 5 })

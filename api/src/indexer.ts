@@ -137,7 +137,8 @@ export declare namespace create {
 export function follow(indexer: Indexer, chainIds: ChainId[], options: follow.Options): { stop(): Promise<void> } {
   const { pollMs, log = (message, error) => console.error(`[doorway:api] ${message}`, error ?? '') } = options
   let stopped = false
-  let wake: (() => void) | undefined
+  // One waiting loop per chain: stop() wakes them all.
+  const sleepers = new Set<() => void>()
   const loops = chainIds.map(async (chainId) => {
     let failing = false
     while (!stopped) {
@@ -149,13 +150,22 @@ export function follow(indexer: Indexer, chainIds: ChainId[], options: follow.Op
         if (!failing) log(`indexer: ${chainId} failed; retrying every ${pollMs} ms`, error)
         failing = true
       }
-      if (!stopped) await new Promise<void>((resolve) => ((wake = resolve), setTimeout(resolve, pollMs)))
+      if (!stopped)
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(wake, pollMs)
+          function wake() {
+            clearTimeout(timer)
+            sleepers.delete(wake)
+            resolve()
+          }
+          sleepers.add(wake)
+        })
     }
   })
   return {
     async stop() {
       stopped = true
-      wake?.()
+      for (const wake of [...sleepers]) wake()
       await Promise.all(loops)
     },
   }
