@@ -24,6 +24,7 @@ import {
 import { mnemonicToAccount } from 'viem/accounts'
 import type { Chain } from './anvil.js'
 import * as Anvil from './anvil.js'
+import type * as Exchange from './exchange.js'
 import type * as Nfts from './nfts.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -57,9 +58,13 @@ export type Token = { address: Address; name: string; symbol: string; decimals: 
 
 /**
  * What api/src/config.ts reads from DOORWAY_DEVNET_MANIFEST: the tokens of each CAIP-2 network, and
- * its NFT collections once nfts.ts has deployed them.
+ * its NFT collections and exchange once nfts.ts and exchange.ts have deployed them.
  */
-export type Manifest = { tokens: Partial<Record<ChainId, Token[]>>; nfts?: Partial<Record<ChainId, Nfts.Collection[]>> }
+export type Manifest = {
+  tokens: Partial<Record<ChainId, Token[]>>
+  nfts?: Partial<Record<ChainId, Nfts.Collection[]>>
+  exchange?: Partial<Record<ChainId, Exchange.Exchange>>
+}
 
 // Relative env paths resolve against the working directory, as api/src/config.ts reads them.
 export const manifestPath = process.env.DOORWAY_DEVNET_MANIFEST ?? join(root, '.doorway/devnet.json')
