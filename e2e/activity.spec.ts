@@ -77,6 +77,7 @@ test.describe('Activity', () => {
     await send(home, { from: friend, to: me, value: parseEther('0.5') })
     await send(home, { from: friend, to: token('DUSD').address, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [me, 7_000_000n] }) })
     await send(home, { from: me, to: stranger, value: parseEther('0.1') })
+    await send(home, { from: me, to: token('DUSD').address, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [stranger, 2_000_000n] }) })
     const door = collection('DOOR').address
     await send(home, { from: me, to: door, data: encodeFunctionData({ abi: parseAbi(['function mint(address to) returns (uint256)']), functionName: 'mint', args: [me] }) })
     await Nfts.airdrop({ chain: home, collection: collection('CLAIM').address, to: [me, stranger] })
@@ -89,6 +90,8 @@ test.describe('Activity', () => {
     await expect(entry(/^Minted, Doorway Door #\d+, \+1 NFT, /)).toBeVisible()
     await expect(entry(/^Sent, To 0x3C44…93BC, -0\.100 ETH, /)).toBeVisible()
     await expect(entry(/^Received, From 0x7099…79C8, \+7\.000 DUSD, /)).toBeVisible()
+    // A token's receiver, not the token contract the transaction went to.
+    await expect(entry(/^Sent, To 0x3C44…93BC, -2\.000 DUSD, /)).toBeVisible()
     await expect(entry(/^Received, From 0x7099…79C8, \+0\.500 ETH, /)).toBeVisible()
     const sent = entry(/^Sent, To 0x3C44…93BC/)
     expect(await sent.getAttribute('href')).toMatch(new RegExp(`^${hostOrigin}/explorer/tx/0x[0-9a-f]{64}$`))

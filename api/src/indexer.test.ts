@@ -296,6 +296,12 @@ describe('describe', () => {
     expect(op({ from: other, to: token, transfers: [{ standard: 'erc721', token: spam, from: zero, to: me, amount: 1n, tokenId: 1n }] }).metadata.operationType).toBe('receive')
   })
 
+  test('behavior: a token transfer names its own sender and recipient, not the transaction\'s from and to', () => {
+    const tx = op({ to: token, transfers: [{ standard: 'erc20', token, from: me, to: other, amount: 5n }] })
+    expect(tx.metadata.sentTo).toBe(getAddress(token))
+    expect(tx.transfers[0]).toMatchObject({ direction: 'out', sender: getAddress(me), recipient: getAddress(other) })
+  })
+
   test('behavior: a batch of many tokens lists its first 64 transfers, and its type still counts them all', () => {
     const transfers = Array.from({ length: 100 }, (_, i) => ({ standard: 'erc721' as const, token, from: zero, to: me, amount: 1n, tokenId: BigInt(i) }))
     const tx = op({ transfers })
@@ -322,11 +328,15 @@ describe('describe', () => {
         },
         direction: 'in',
         quantity: { numeric: '1' },
+        sender: getAddress(other),
+        recipient: getAddress(me),
       },
       {
         nft_info: { name: `${getAddress(spam)} #9`, collection: { name: getAddress(spam) }, flags: { is_spam: true }, contract: getAddress(spam), token_id: '9', standard: 'erc1155' },
         direction: 'in',
         quantity: { numeric: '3' },
+        sender: getAddress(zero),
+        recipient: getAddress(me),
       },
     ])
   })

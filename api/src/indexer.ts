@@ -54,6 +54,9 @@ export type Transfer = {
   fungible_info?: { name: string; symbol: string; icon?: { url: string } }
   nft_info?: NftInfo
   direction: 'in' | 'out' | 'self'
+  /** Who sent and who received this transfer (checksummed): a token's are not the transaction's from and to. */
+  sender: string
+  recipient: string
   /** An exact decimal string in whole units; for an NFT its count (1 for ERC-721). */
   quantity: { numeric: string }
   /** USD, from config.prices, when the token has a price. */
@@ -386,10 +389,10 @@ export function describe(entry: Entry, address: string, context: describe.Contex
     selfTransfers: 0,
     events: entry.events,
   }
-  const add = (from: string, to: string, make: (direction: Transfer['direction']) => Transfer) => {
+  const add = (from: string, to: string, make: (direction: Transfer['direction']) => Unrouted) => {
     const direction = directionOf(from, to, self)
     if (!direction) return
-    transfers.push(make(direction))
+    transfers.push({ ...make(direction), sender: getAddress(from), recipient: getAddress(to) })
     if (direction === 'in') facts.insFrom.push(from)
     else if (direction === 'out') facts.outsTo.push(to)
     else facts.selfTransfers++
@@ -434,6 +437,9 @@ function nativeInfo(network: Network, publicUrl: string): TokenInfo {
   return { name, symbol, decimals, iconUrl: Assets.iconUrl(publicUrl, { symbol }) }
 }
 
+/** A transfer before its sender and recipient are added. */
+type Unrouted = Omit<Transfer, 'sender' | 'recipient'>
+
 // A token the network does not configure could call itself anything: it is shown by its contract
 // address, in base units (0 decimals), with no icon and no price.
 function tokenInfo(address: string, network: Network, publicUrl: string): TokenInfo {
@@ -442,7 +448,7 @@ function tokenInfo(address: string, network: Network, publicUrl: string): TokenI
   return { ...token, iconUrl: Assets.iconUrl(publicUrl, token) }
 }
 
-function fungible(token: TokenInfo, amount: bigint, direction: Transfer['direction'], prices: Config['prices']): Transfer {
+function fungible(token: TokenInfo, amount: bigint, direction: Transfer['direction'], prices: Config['prices']): Unrouted {
   const numeric = formatUnits(amount, token.decimals)
   const price = Assets.priceOf(prices, token.symbol)
   return {
@@ -453,7 +459,7 @@ function fungible(token: TokenInfo, amount: bigint, direction: Transfer['directi
   }
 }
 
-function nft(chainId: ChainId, t: IndexTransfer, direction: Transfer['direction'], context: describe.Context): Transfer {
+function nft(chainId: ChainId, t: IndexTransfer, direction: Transfer['direction'], context: describe.Context): Unrouted {
   const key = { chainId, contract: t.token, tokenId: String(t.tokenId) }
   const display = Nfts.display(key, context.nfts.get(Nfts.keyOf(key)), { publicUrl: context.publicUrl, network: context.network })
   const standard = t.standard as Nfts.Standard

@@ -1,5 +1,5 @@
 import * as Anvil from '../../../devnet/src/anvil.js'
-import { type Address, formatUnits, getAddress } from 'viem'
+import { type Address, formatUnits, getAddress, zeroAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as App from '../app.js'
 import type { Transaction } from '../indexer.js'
@@ -102,14 +102,16 @@ describe('GET /v1/account/:account/history', () => {
     const [unknown, deploy, failed, , trade, , , , , sent] = body.data
     expect(sent!.metadata).toMatchObject({ sentFrom: made.me, sentTo: made.friend, nonce: 0 })
     expect(sent!.transfers).toEqual([
-      { fungible_info: { name: 'Ether', symbol: 'ETH', icon: { url: 'http://api.test/public/getTokenImage/ETH' } }, direction: 'out', quantity: { numeric: '1.5' }, price: 3000, value: 4500 },
+      { fungible_info: { name: 'Ether', symbol: 'ETH', icon: { url: 'http://api.test/public/getTokenImage/ETH' } }, direction: 'out', quantity: { numeric: '1.5' }, price: 3000, value: 4500, sender: made.me, recipient: made.friend },
     ])
     expect(trade!.transfers).toEqual([
-      { fungible_info: { name: 'Doorway USD', symbol: 'DUSD', icon: { url: 'http://api.test/public/getTokenImage/DUSD' } }, direction: 'out', quantity: { numeric: '100' }, price: 1, value: 100 },
-      { fungible_info: { name: 'Doorway Token', symbol: 'DWT', icon: { url: 'https://icons.test/dwt.png' } }, direction: 'in', quantity: { numeric: '400' }, price: 0.25, value: 100 },
+      { fungible_info: { name: 'Doorway USD', symbol: 'DUSD', icon: { url: 'http://api.test/public/getTokenImage/DUSD' } }, direction: 'out', quantity: { numeric: '100' }, price: 1, value: 100, sender: made.me, recipient: made.swap },
+      { fungible_info: { name: 'Doorway Token', symbol: 'DWT', icon: { url: 'https://icons.test/dwt.png' } }, direction: 'in', quantity: { numeric: '400' }, price: 0.25, value: 100, sender: made.swap, recipient: made.me },
     ])
     expect(trade!.metadata.sentTo).toBe(made.swap)
-    expect(unknown!.transfers).toEqual([{ fungible_info: { name: 'Unknown token', symbol: getAddress(made.other) }, direction: 'in', quantity: { numeric: '42' } }])
+    expect(unknown!.transfers).toEqual([
+      { fungible_info: { name: 'Unknown token', symbol: getAddress(made.other) }, direction: 'in', quantity: { numeric: '42' }, sender: zeroAddress, recipient: made.me },
+    ])
     expect(unknown!.metadata.sentFrom).not.toBe(made.me)
     expect(deploy!.metadata.sentTo).toBe(made.deployed)
     expect(failed!.metadata.status).toBe('failed')

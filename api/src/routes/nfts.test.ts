@@ -184,6 +184,8 @@ describe('GET /v1/account/:account/history with NFTs', () => {
       },
       direction: 'out',
       quantity: { numeric: '1' },
+      sender: made.me,
+      recipient: made.friend,
     })
   })
 })

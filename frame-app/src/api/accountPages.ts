@@ -31,6 +31,9 @@ const transfer = S.object({
   quantity: S.object({ numeric: S.string({ max: 96 }) }),
   value: S.optional(S.number),
   price: S.optional(S.number),
+  // A token's own sender and recipient: for an ERC-20 send the transaction goes to the token contract.
+  sender: S.optional(S.string({ max: 128 })),
+  recipient: S.optional(S.string({ max: 128 })),
 })
 export type Transfer = S.Infer<typeof transfer>
 const transaction = S.object({

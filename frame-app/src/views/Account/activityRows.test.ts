@@ -66,6 +66,8 @@ describe('description', () => {
     ['another type without token: its status', tx('execute', [], 'failed'), 'Failed'],
     ['an approval: its status', tx('approve', []), 'Confirmed'],
     ['a token send: the receiver', tx('send', [eth('out')]), 'To 0x7099…79C8'],
+    ['an ERC-20 send: the transfer\'s recipient, not the token contract', tx('send', [{ ...usdc('out'), sender: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', recipient: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' }]), 'To 0x3C44…93BC'],
+    ['an ERC-20 receive: the transfer\'s sender', tx('receive', [{ ...usdc('in'), sender: '0x90F79bf6EB2c4f870365E785982E1f101E93b906', recipient: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' }]), 'From 0x90F7…b906'],
     ['a token receive: the sender', tx('receive', [eth('in')]), 'From 0xf39F…2266'],
     ['a swap: its two symbols', tx('trade', [usdc('out'), eth('in')]), 'USDC → ETH'],
     ['an NFT received: its name, not the sender', tx('receive', [{ nft_info: { name: 'Door #8', flags: { is_spam: false } }, direction: 'in', quantity: { numeric: '1' } }]), 'Door #8'],

@@ -60,8 +60,9 @@ export function description(transaction: Transaction): string {
   if (operationType === 'trade' && second) return format(ui.activity.route, { from: assetName(first!, 'symbol'), to: assetName(second, 'symbol') })
   // An NFT is known by its name better than by who sent it.
   if (first!.nft_info) return first!.nft_info.name
-  if (operationType === 'send') return format(ui.activity.to, { address: short(sentTo) })
-  if (operationType === 'receive') return format(ui.activity.from, { address: short(sentFrom) })
+  // The transfer's own counterparty: an ERC-20 transaction is sent to the token contract.
+  if (operationType === 'send') return format(ui.activity.to, { address: short(first!.recipient ?? sentTo) })
+  if (operationType === 'receive') return format(ui.activity.from, { address: short(first!.sender ?? sentFrom) })
   return assetName(first!, 'name')
 }
 
