@@ -93,7 +93,7 @@ test.describe('Activity', () => {
     // A token's receiver, not the token contract the transaction went to.
     await expect(entry(/^Sent, To 0x3C44…93BC, -2\.000 DUSD, /)).toBeVisible()
     await expect(entry(/^Received, From 0x7099…79C8, \+0\.500 ETH, /)).toBeVisible()
-    const sent = entry(/^Sent, To 0x3C44…93BC/)
+    const sent = entry(/^Sent, To 0x3C44…93BC, -0\.100 ETH/)
     expect(await sent.getAttribute('href')).toMatch(new RegExp(`^${hostOrigin}/explorer/tx/0x[0-9a-f]{64}$`))
     // Newest first: the mint above the send above the receives.
     const names = await list.getByRole('link').evaluateAll((links) => links.map((l) => l.getAttribute('aria-label') ?? ''))
