@@ -12,10 +12,23 @@ describe('OpenOptions', () => {
     expectTypeOf<{ arguments: { amount: string } }>().not.toExtend<OpenOptions>()
     expectTypeOf<{ view: 'Send'; arguments: { amount: number } }>().not.toExtend<OpenOptions>()
   })
+
+  test('param: Swap takes its own arguments, not Send\'s', () => {
+    expectTypeOf<{ view: 'Swap'; arguments: { fromToken: string; toToken: string; amount: string } }>().toExtend<OpenOptions>()
+    expectTypeOf<{ view: 'Swap'; arguments: { fromToken: 'ETH' } }>().toExtend<OpenOptions>()
+    expectTypeOf<{ view: 'Swap' }>().toExtend<OpenOptions>()
+    expectTypeOf<{ view: 'Swap'; arguments: { to: string } }>().not.toExtend<OpenOptions>()
+    expectTypeOf<{ view: 'Swap'; arguments: { amount: number } }>().not.toExtend<OpenOptions>()
+    expectTypeOf<{ view: 'Send'; arguments: { fromToken: string } }>().not.toExtend<OpenOptions>()
+  })
 })
 
 describe('OpenResult', () => {
   test('behavior: includes what the Send flow settles with', () => {
     expectTypeOf<{ status: 'sent'; hash: string; chainId: 'eip155:31337' }>().toExtend<OpenResult>()
+  })
+
+  test('behavior: includes what the Swap flow settles with', () => {
+    expectTypeOf<{ status: 'swapped'; hash: string; chainId: 'eip155:31337' }>().toExtend<OpenResult>()
   })
 })

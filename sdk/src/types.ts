@@ -47,12 +47,20 @@ export type Options = {
 }
 
 export type State = Protocol.ModalState
-/** `{ status: 'connected', … }`, `{ status: 'sent', hash, chainId }` (Send flow) or `{ status: 'closed' }`. */
+/**
+ * `{ status: 'connected', … }`, `{ status: 'sent', hash, chainId }` (Send flow), `{ status: 'swapped',
+ * hash, chainId }` (Swap flow, once the swap is submitted) or `{ status: 'closed' }`.
+ */
 export type OpenResult = Protocol.OpenResult
 /** What the Send view starts with; the frame checks the values and answers bad ones with an error. */
 export type SendArguments = Protocol.SendArguments
+/** What the Swap view starts with: `fromToken`, `toToken` (symbol, 0x or CAIP-10) and `amount`. */
+export type SwapArguments = Protocol.SwapArguments
 // `arguments` only with the view that reads them.
-export type OpenOptions = { view?: Exclude<Protocol.OpenableView, 'Send'>; arguments?: never } | { view: 'Send'; arguments?: SendArguments }
+export type OpenOptions =
+  | { view?: Exclude<Protocol.OpenableView, 'Send' | 'Swap'>; arguments?: never }
+  | { view: 'Send'; arguments?: SendArguments }
+  | { view: 'Swap'; arguments?: SwapArguments }
 
 export type Events = {
   open: { view: Protocol.ViewName }

@@ -36,3 +36,25 @@ test('behavior: a wallet uuid is its 36-character form only', () => {
   expect(info('350670db-19fa-4704-a166-e52e178b59d2x')).toBe(false)
   expect(info('<script>alert(1)</script>aaaaaaaaaaaaaaaaa')).toBe(false)
 })
+
+describe('openResult', () => {
+  const hash = `0x${'ab'.repeat(32)}`
+  test.each(['sent', 'swapped'])('behavior: a %s transaction settles open() with its hash and chain', (status) => {
+    expect(Protocol.openResult({ status, hash, chainId: 'eip155:31337' })).toBe(true)
+  })
+
+  test('error: a swap result without a full hash is refused', () => {
+    expect(Protocol.openResult({ status: 'swapped', hash: '0xab', chainId: 'eip155:31337' })).toBe(false)
+    expect(Protocol.openResult({ status: 'swapped', hash, chainId: 'eip155:31337', amount: '1' })).toBe(false)
+  })
+})
+
+describe('views (issue 11)', () => {
+  test('behavior: Swap is openable; its steps are not (they need the flow before them)', () => {
+    expect(Protocol.openableViews).toContain('Swap')
+    for (const step of ['SwapSelectToken', 'SwapPreview', 'SwapResult'] as const) {
+      expect(Protocol.views).toContain(step)
+      expect(Protocol.openableViews).not.toContain(step as never)
+    }
+  })
+})

@@ -41,6 +41,10 @@ export const views = [
   'SendResult',
   'Receive',
   'Swap',
+  // The swap flow's steps (issue 11): a token picker per side, the preview (approve, then swap), the result.
+  'SwapSelectToken',
+  'SwapPreview',
+  'SwapResult',
   'OnRamp',
 ] as const
 export type ViewName = (typeof views)[number]
@@ -172,7 +176,7 @@ export type ModalState = S.Infer<typeof modalState>
 export const openResult = S.union(
   S.object({ status: S.literal('closed') }),
   S.object({ status: S.literal('connected'), address, caipAddress: Caip.isAccountId, chainId }),
-  S.object({ status: S.literal('sent'), hash: S.string({ pattern: /^0x[\da-f]{64}$/i }), chainId }),
+  S.object({ status: S.literal('sent', 'swapped'), hash: S.string({ pattern: /^0x[\da-f]{64}$/i }), chainId }),
 )
 export type OpenResult = S.Infer<typeof openResult>
 
@@ -209,7 +213,7 @@ export type WalletEvent = S.Infer<typeof walletEvent>
 const nothing = S.literal(null)
 
 /**
- * `open({ view: 'Send', arguments })` (issue 8). The channel takes any small record of strings and
+ * `open({ view: 'Send' | 'Swap', arguments })` (issues 8, 11). The channel takes any small record of strings and
  * numbers, so that a wrong key or type reaches the frame, which answers it with a clear error naming
  * the argument (a call that failed this check would be dropped and time out instead).
  */
@@ -223,6 +227,14 @@ export type SendArguments = {
   to?: string
   /** CAIP-2 or an EIP-155 number; omitted, the active network. */
   chainId?: string | number
+}
+/** `open({ view: 'Swap', arguments })` (issue 11); the frame checks the values, as for Send. */
+export type SwapArguments = {
+  /** A symbol ('ETH', 'DUSD'), a 0x contract address or CAIP-10; native: 'ETH' or 0xeeee…eeee. */
+  fromToken?: string
+  toToken?: string
+  /** In whole units of fromToken, as a decimal string: '0.5'. */
+  amount?: string
 }
 
 // Each API is two tables: the params a side checks on the calls it serves, and the results a caller

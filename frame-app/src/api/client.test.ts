@@ -284,3 +284,93 @@ describe('nfts', () => {
     await expect(client.nfts(alice, { chainId: 'eip155:1' })).rejects.toMatchObject({ status: 400, message: 'Invalid chainId' })
   })
 })
+
+describe('swap calls (issue 11)', () => {
+  const native = 'eip155:31337:0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
+  const dusd = 'eip155:31337:0x5FbDB2315678afecb367f032d93F642f64180aa3'
+  const user = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+  const token = { name: 'Ether', symbol: 'ETH', address: native, decimals: 18, logoUri: 'http://api.test/i/eth.svg', eip2612: false }
+  const quote = {
+    id: null,
+    fromAccount: native,
+    toAccount: dusd,
+    fromAmount: '1000000000000000000',
+    toAmount: '2990120000000000000000',
+    route: [native, dusd],
+    priceImpact: 0.25,
+    fee: { percent: 0.3, amount: '3000000000000000', token: native },
+    networkFee: { gas: '120000', gasPrice: '2000000000', amount: '240000000000000' },
+  }
+  const tx = { from: user, to: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0', data: '0x38ed1739', eip155: { gas: '150000', gasPrice: '2000000000' } }
+
+  test('behavior: GET /v1/convert/tokens with the chain, and projectId, st, sv', async () => {
+    const { client, url } = setup(() => json({ tokens: [token] }))
+    await expect(client.swapTokens('eip155:31337')).resolves.toEqual([token])
+    expect(url().pathname).toBe('/v1/convert/tokens')
+    expect(Object.fromEntries(url().searchParams)).toEqual({ projectId: 'p1', st: 'appkit', sv: 'html-doorway-0.1.0', chainId: 'eip155:31337' })
+  })
+
+  test('error: a token that is not CAIP-10, or an image that could run script, is refused', async () => {
+    for (const bad of [{ ...token, address: '0xeeee' }, { ...token, logoUri: 'javascript:alert(1)' }, { ...token, decimals: 1.5 }]) {
+      const { client } = setup(() => json({ tokens: [bad] }))
+      await expect(client.swapTokens('eip155:31337')).rejects.toThrow('Unexpected answer from /v1/convert/tokens')
+    }
+  })
+
+  test('behavior: GET /v1/convert/quotes with base units and the gas price in wei', async () => {
+    const { client, url } = setup(() => json({ quotes: [quote] }))
+    await expect(client.swapQuotes({ amount: 10n ** 18n, userAddress: user, from: native, to: dusd, gasPrice: 2_000_000_000n })).resolves.toEqual([quote])
+    expect(url().pathname).toBe('/v1/convert/quotes')
+    expect(Object.fromEntries(url().searchParams)).toMatchObject({ amount: '1000000000000000000', userAddress: user, from: native, to: dusd, gasPrice: '2000000000', projectId: 'p1' })
+  })
+
+  test('behavior: a quote without a network fee is valid', async () => {
+    const { networkFee: _, ...bare } = quote
+    const { client } = setup(() => json({ quotes: [bare] }))
+    await expect(client.swapQuotes({ amount: 1n, userAddress: user, from: native, to: dusd })).resolves.toEqual([bare])
+  })
+
+  test('error: a quote with an amount that is no integer, or too many quotes, is refused', async () => {
+    for (const body of [{ quotes: [{ ...quote, toAmount: '1.5' }] }, { quotes: Array(9).fill(quote) }, { quotes: [{ ...quote, extra: 1 }] }]) {
+      const { client } = setup(() => json(body))
+      await expect(client.swapQuotes({ amount: 1n, userAddress: user, from: native, to: dusd })).rejects.toThrow('Unexpected answer from /v1/convert/quotes')
+    }
+  })
+
+  test('error: a 400 carries the api message (no liquidity)', async () => {
+    const { client } = setup(() => json({ message: 'No liquidity for this pair' }, 400))
+    const error = await client.swapQuotes({ amount: 1n, userAddress: user, from: native, to: dusd }).catch((e) => e)
+    expect([error.status, error.reason]).toEqual([400, 'No liquidity for this pair'])
+  })
+
+  test('behavior: GET /v1/convert/allowance as a bigint', async () => {
+    const { client, url } = setup(() => json({ allowance: '115792089237316195423570985008687907853269984665640564039457584007913129639935' }))
+    await expect(client.swapAllowance({ tokenAddress: dusd, userAddress: user })).resolves.toBe(2n ** 256n - 1n)
+    expect(Object.fromEntries(url().searchParams)).toMatchObject({ tokenAddress: dusd, userAddress: user })
+  })
+
+  test('behavior: GET /v1/convert/build-approve with the amount', async () => {
+    const { client, url } = setup(() => json({ tx: { ...tx, value: '0' } }))
+    await expect(client.buildApprove({ userAddress: user, from: dusd, to: native, amount: 5n })).resolves.toEqual({ ...tx, value: '0' })
+    expect(Object.fromEntries(url().searchParams)).toMatchObject({ userAddress: user, from: dusd, to: native, amount: '5' })
+  })
+
+  test('behavior: POST /v1/convert/build-transaction with the slippage and the project id in the body', async () => {
+    const { client, init, url } = setup(() => json({ tx: { ...tx, amount: '1000' } }))
+    await expect(client.buildSwap({ amount: 1000n, slippage: 0.5, from: native, to: dusd, userAddress: user })).resolves.toEqual({ ...tx, amount: '1000' })
+    expect(url().pathname).toBe('/v1/convert/build-transaction')
+    expect(JSON.parse(init().body as string)).toEqual({ amount: '1000', eip155: { slippage: 0.5 }, projectId: 'p1', from: native, to: dusd, userAddress: user })
+  })
+
+  test('error: a transaction with data that is not hex is refused', async () => {
+    const { client } = setup(() => json({ tx: { ...tx, amount: '1', data: 'not hex' } }))
+    await expect(client.buildSwap({ amount: 1n, slippage: 1, from: native, to: dusd, userAddress: user })).rejects.toThrow('Unexpected answer from /v1/convert/build-transaction')
+  })
+
+  test('behavior: POST /v1/fungible/price in US dollars', async () => {
+    const fungible = { name: 'Ether', symbol: 'ETH', iconUrl: 'http://api.test/i', price: 3000, address: 'eip155:31337:native' }
+    const { client, init } = setup(() => json({ fungibles: [fungible] }))
+    await expect(client.prices(['eip155:31337:native'])).resolves.toEqual([fungible])
+    expect(JSON.parse(init().body as string)).toEqual({ currency: 'usd', addresses: ['eip155:31337:native'], projectId: 'p1' })
+  })
+})

@@ -70,6 +70,9 @@ const walletPage = S.object({ data: S.array(walletListing, 100), count: S.number
 // The history and NFT answers are checked by schemas of their own chunk, loaded with the tabs that ask.
 export type { HistoryPage, Nft, NftPage, OperationType, Transaction, Transfer } from './accountPages.js'
 const accountPages = () => import('./accountPages.js')
+// The swap answers' schemas likewise load with the Swap chunk.
+export type { ApproveTransaction, Quote, SwapToken, SwapTransaction } from './swapCalls.js'
+const swapCalls = () => import('./swapCalls.js')
 
 export type AnalyticsEvent = { eventId: string; url: string; domain: string; timestamp: number; props: Record<string, unknown> }
 
@@ -119,6 +122,41 @@ export function create(options: create.Options) {
     /** spec §7 GET /v1/convert/gas-price. */
     gasPrice(chainId: ChainId, signal?: AbortSignal) {
       return http('GET', '/v1/convert/gas-price', gasPrice, { query: { chainId }, signal })
+    },
+    /** spec §7 GET /v1/convert/tokens: the tokens that have a pool on `chainId`. */
+    async swapTokens(chainId: ChainId, signal?: AbortSignal) {
+      const { swapTokens } = await swapCalls()
+      return http('GET', '/v1/convert/tokens', swapTokens, { query: { chainId }, signal }).then((r) => r.tokens)
+    },
+    /** spec §7 GET /v1/convert/quotes: `amount` in base units of `from`; `gasPrice` in wei prices the network fee. */
+    async swapQuotes(params: { amount: bigint; userAddress: string; from: string; to: string; gasPrice?: bigint | undefined }, signal?: AbortSignal) {
+      const { quotes } = await swapCalls()
+      const query = { amount: params.amount.toString(), userAddress: params.userAddress, from: params.from, to: params.to, gasPrice: params.gasPrice?.toString() }
+      return http('GET', '/v1/convert/quotes', quotes, { query, signal }).then((r) => r.quotes)
+    },
+    /** spec §7 GET /v1/convert/allowance: what the exchange may take of `tokenAddress` (CAIP-10), in base units. */
+    async swapAllowance(params: { tokenAddress: string; userAddress: string }, signal?: AbortSignal) {
+      const { allowance } = await swapCalls()
+      return http('GET', '/v1/convert/allowance', allowance, { query: params, signal }).then((r) => BigInt(r.allowance))
+    },
+    /** spec §7 GET /v1/convert/build-approve: the approval of `amount` of `from` to the exchange. */
+    async buildApprove(params: { userAddress: string; from: string; to: string; amount: bigint }, signal?: AbortSignal) {
+      const { approveTransaction } = await swapCalls()
+      const query = { userAddress: params.userAddress, from: params.from, to: params.to, amount: params.amount.toString() }
+      return http('GET', '/v1/convert/build-approve', approveTransaction, { query, signal }).then((r) => r.tx)
+    },
+    /** spec §7 POST /v1/convert/build-transaction: the swap, with `slippage` in percent (spec §9). */
+    async buildSwap(params: { amount: bigint; slippage: number; from: string; to: string; userAddress: string; disableEstimate?: boolean }, signal?: AbortSignal) {
+      const { swapTransaction } = await swapCalls()
+      const { amount, slippage, ...rest } = params
+      const body = { amount: amount.toString(), eip155: { slippage }, projectId, ...rest }
+      return http('POST', '/v1/convert/build-transaction', swapTransaction, { body, signal }).then((r) => r.tx)
+    },
+    /** spec §7 POST /v1/fungible/price: US dollar prices of tokens by CAIP-10 id (at most 100). */
+    async prices(addresses: readonly string[], signal?: AbortSignal) {
+      const { prices } = await swapCalls()
+      const body = { currency: Constants.priceCurrency, addresses: addresses.slice(0, 100), projectId }
+      return http('POST', '/v1/fungible/price', prices, { body, signal }).then((r) => r.fungibles)
     },
     /** spec §7 GET /v1/profile/account/{name}: the name's addresses and attributes (avatar). */
     profile(name: string, signal?: AbortSignal) {

@@ -4,6 +4,7 @@
 import type { ChainId } from '@doorway/shared/Caip'
 import type { ViewName } from '@doorway/shared/Protocol'
 import type { Prefill } from './sendArguments.js'
+import type * as SwapArguments from './swapArguments.js'
 
 export type Route =
   | { view: 'Connect' }
@@ -30,7 +31,13 @@ export type Route =
   | { view: 'SendConfirm' }
   | { view: 'SendResult'; hash: `0x${string}`; chainId: ChainId }
   | { view: 'Receive' }
-  | { view: 'Swap' }
+  /** The swap form, prepared from `open()`'s arguments when given (state/swapArguments.ts). */
+  | { view: 'Swap'; prefill?: SwapArguments.Prefill }
+  /** The token picker of one side of the swap. */
+  | { view: 'SwapSelectToken'; side: 'from' | 'to' }
+  /** Approve (when the allowance is short), then swap; each asks the wallet. */
+  | { view: 'SwapPreview' }
+  | { view: 'SwapResult'; hash: `0x${string}`; chainId: ChainId }
   | { view: 'OnRamp' }
 
 // Both directions: every route is a protocol view and every protocol view has a route.
