@@ -362,6 +362,13 @@ describe('swap calls (issue 11)', () => {
     expect(JSON.parse(init().body as string)).toEqual({ amount: '1000', eip155: { slippage: 0.5 }, projectId: 'p1', from: native, to: dusd, userAddress: user })
   })
 
+  test('behavior: the api\'s additions (toAmount, amountOutMin, deadline) and spec §7\'s empty answer', async () => {
+    const built = setup(() => json({ tx: { ...tx, amount: '1' }, toAmount: '10', amountOutMin: '9', deadline: 1_700_000_000 }))
+    await expect(built.client.buildSwap({ amount: 1n, slippage: 1, from: native, to: dusd, userAddress: user })).resolves.toEqual({ ...tx, amount: '1' })
+    const empty = setup(() => json({ tx: null }))
+    await expect(empty.client.buildApprove({ userAddress: user, from: dusd, to: native, amount: 1n })).resolves.toBeNull()
+  })
+
   test('error: a transaction with data that is not hex is refused', async () => {
     const { client } = setup(() => json({ tx: { ...tx, amount: '1', data: 'not hex' } }))
     await expect(client.buildSwap({ amount: 1n, slippage: 1, from: native, to: dusd, userAddress: user })).rejects.toThrow('Unexpected answer from /v1/convert/build-transaction')

@@ -139,13 +139,13 @@ export function create(options: create.Options) {
       const { allowance } = await swapCalls()
       return http('GET', '/v1/convert/allowance', allowance, { query: params, signal }).then((r) => BigInt(r.allowance))
     },
-    /** spec §7 GET /v1/convert/build-approve: the approval of `amount` of `from` to the exchange. */
+    /** spec §7 GET /v1/convert/build-approve: the approval of `amount` of `from` to the exchange; null where the api swaps nothing. */
     async buildApprove(params: { userAddress: string; from: string; to: string; amount: bigint }, signal?: AbortSignal) {
       const { approveTransaction } = await swapCalls()
       const query = { userAddress: params.userAddress, from: params.from, to: params.to, amount: params.amount.toString() }
       return http('GET', '/v1/convert/build-approve', approveTransaction, { query, signal }).then((r) => r.tx)
     },
-    /** spec §7 POST /v1/convert/build-transaction: the swap, with `slippage` in percent (spec §9). */
+    /** spec §7 POST /v1/convert/build-transaction: the swap, with `slippage` in percent (spec §9); null where the api swaps nothing. */
     async buildSwap(params: { amount: bigint; slippage: number; from: string; to: string; userAddress: string; disableEstimate?: boolean }, signal?: AbortSignal) {
       const { swapTransaction } = await swapCalls()
       const { amount, slippage, ...rest } = params

@@ -47,10 +47,19 @@ export const allowance = S.object({ allowance: integer })
 // GET /v1/convert/build-approve and POST /v1/convert/build-transaction: a transaction for the wallet.
 const eip155 = S.object({ gas: integer, gasPrice: integer })
 const data = S.string({ max: 100_000, pattern: /^0x[\da-f]*$/i })
-export const approveTransaction = S.object({ tx: S.object({ from: address, to: address, data, value: integer, eip155 }) })
-export const swapTransaction = S.object({ tx: S.object({ from: address, to: address, data, amount: integer, eip155 }) })
-export type SwapTransaction = S.Infer<typeof swapTransaction>['tx']
-export type ApproveTransaction = S.Infer<typeof approveTransaction>['tx']
+// `tx: null` is spec §7's empty answer for a network the api does not serve.
+const approveTx = S.object({ from: address, to: address, data, value: integer, eip155 })
+export const approveTransaction = S.object({ tx: S.union(approveTx, S.literal(null)) })
+const swapTx = S.object({ from: address, to: address, data, amount: integer, eip155 })
+// The api adds what it built the swap with: the quote, the minimum received and the deadline.
+export const swapTransaction = S.object({
+  tx: S.union(swapTx, S.literal(null)),
+  toAmount: S.optional(integer),
+  amountOutMin: S.optional(integer),
+  deadline: S.optional(S.number),
+})
+export type SwapTransaction = S.Infer<typeof swapTx>
+export type ApproveTransaction = S.Infer<typeof approveTx>
 
 // POST /v1/fungible/price: US dollar prices of tokens the account may not hold.
 export const prices = S.object({

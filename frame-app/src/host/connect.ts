@@ -24,6 +24,7 @@ import { hostWalletsAtom } from '../state/wallets.js'
 import { loadEmailLogin, loadSocialLogin } from '../views/Connect/Connect.js'
 import { featureOf } from '../views/View.js'
 import * as SendArguments from '../state/sendArguments.js'
+import * as SwapArguments from '../state/swapArguments.js'
 import * as Requests from './requests.js'
 
 type Store = ReturnType<typeof createStore>
@@ -72,7 +73,12 @@ export async function connect(options: { store: Store; log: Logger.Logger; paren
         const config = store.get(configAtom)
         if (!config) throw Errors.notInitialized()
         if (feature && !config.features[feature]) throw Errors.featureOff(view, feature)
-        const route = view === 'Send' && args ? { view, prefill: SendArguments.parse(args, config.networks) } : view && { view }
+        const route =
+          view === 'Send' && args
+            ? { view, prefill: SendArguments.parse(args, config.networks) }
+            : view === 'Swap' && args
+              ? { view, prefill: SwapArguments.parse(args, config.networks) }
+              : view && { view }
         // Render synchronously: open() is on the click-to-visible path.
         flushSync(() => store.set(openModalAtom, route))
         return state()

@@ -38,6 +38,8 @@ export type Pending = {
   to: string
   token: { name: string; symbol: string; iconUrl?: string | undefined }
   amount: string
+  /** A swap (issue 11): what it is expected to bring in; the entry then shows both legs as a trade. */
+  received?: { token: Pending['token']; amount: string }
   sentAt: number
 }
 
@@ -211,13 +213,17 @@ export function monthGroups(transactionsByYear: TransactionsByYear, now: Date): 
   return groups.sort((a, b) => b.at - a.at).map(({ at: _, ...group }) => group)
 }
 
+function fungible(token: Pending['token'], direction: 'in', amount: string) {
+  return { fungible_info: { name: token.name, symbol: token.symbol, ...(token.iconUrl ? { icon: { url: token.iconUrl } } : {}) }, direction, quantity: { numeric: amount } }
+}
+
 /** A pending send as the api will list it, so the list shows both alike. */
 function fromPending(pending: Pending): Transaction {
   const { token } = pending
   return {
     id: `pending:${pending.hash}`,
     metadata: {
-      operationType: 'send',
+      operationType: pending.received ? 'trade' : 'send',
       hash: pending.hash,
       minedAt: new Date(pending.sentAt).toISOString(),
       sentFrom: pending.from,
@@ -232,6 +238,7 @@ function fromPending(pending: Pending): Transaction {
         direction: sameHash(pending.from, pending.to) ? 'self' : 'out',
         quantity: { numeric: pending.amount },
       },
+      ...(pending.received ? [fungible(pending.received.token, 'in' as const, pending.received.amount)] : []),
     ],
   }
 }

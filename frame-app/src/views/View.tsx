@@ -27,6 +27,10 @@ const loadWalletConnectViews = () => import('./ConnectingWalletConnect/Connectin
 const loadSendViews = () => import('./Send/index.js')
 const sendStep = <K extends keyof Awaited<ReturnType<typeof loadSendViews>>>(name: K) =>
   lazy(() => loadSendViews().then((m) => ({ default: m[name] })))
+// The Swap flow's steps likewise (issue 11).
+const loadSwapViews = () => import('./Swap/index.js')
+const swapStep = <K extends keyof Awaited<ReturnType<typeof loadSwapViews>>>(name: K) =>
+  lazy(() => loadSwapViews().then((m) => ({ default: m[name] })))
 
 export const views: { [V in Route['view']]: Definition<V> } = {
   Connect: { component: Connect },
@@ -53,7 +57,10 @@ export const views: { [V in Route['view']]: Definition<V> } = {
   SendConfirm: { component: sendStep('SendConfirm'), feature: 'send' },
   SendResult: { component: sendStep('SendResult'), feature: 'send' },
   Receive: { component: lazy(() => import('./Receive/Receive.js')), feature: 'receive' },
-  Swap: { component: lazy(() => import('./Swap/Swap.js')), feature: 'swaps' },
+  Swap: { component: swapStep('Swap'), feature: 'swaps' },
+  SwapSelectToken: { component: swapStep('SwapSelectToken'), feature: 'swaps' },
+  SwapPreview: { component: swapStep('SwapPreview'), feature: 'swaps' },
+  SwapResult: { component: swapStep('SwapResult'), feature: 'swaps' },
   OnRamp: { component: lazy(() => import('./OnRamp/OnRamp.js')), feature: 'onramp' },
 }
 

@@ -1,7 +1,250 @@
-// A lazy chunk: loaded only when features.swaps is on (spec §1).
-import { ui } from '@doorway/shared/Messages'
+/**
+ * The Swap form (issue 11): the token to pay and its amount, the token to receive with the quote's
+ * amount (read-only: the api quotes exact input only, so a typed "receive" amount could not be honoured),
+ * Max, flip, USD values, rate, price impact, fees, slippage. Every reason not to go on is a message.
+ */
+import * as Errors from '@doorway/shared/Errors'
+import * as Format from '@doorway/shared/Format'
+import { errors, format, ui } from '@doorway/shared/Messages'
+import { useAtomValue, useSetAtom, useStore } from 'jotai'
+import { useEffect, useId, useState } from 'react'
+import type { SwapToken } from '../../api/client.js'
 import { Placeholder } from '../../components/Placeholder.js'
+import { configAtom } from '../../state/config.js'
+import { accountAtom } from '../../state/connection.js'
+import { shakeModalAtom } from '../../state/modal.js'
+import { switchNetworkAtom } from '../../state/network.js'
+import { pushAtom } from '../../state/router.js'
+import type { RouteOf } from '../../state/routes.js'
+import {
+  flipAtom,
+  loadSwapTokensAtom,
+  maxPayAtom,
+  priceOf,
+  quoteAtom,
+  requestQuoteAtom,
+  setPayAmountAtom,
+  swapCheckAtom,
+  swapFormAtom,
+  swapNoticeAtom,
+  swapTokensAtom,
+} from '../../state/swap.js'
+import type { Prefill } from '../../state/swapArguments.js'
+import * as Rules from '../../state/swapRules.js'
+import { loadTokensAtom, tokensAtom } from '../../state/tokens.js'
+import { Field } from '../Send/Field.js'
+import { QuoteDetails, SlippageControl, TokenChip } from './parts.js'
 
-export default function Swap() {
-  return <Placeholder>{ui.later.swap}</Placeholder>
+export function Swap({ route }: { route: RouteOf<'Swap'> }) {
+  const account = useAtomValue(accountAtom)
+  const swapTokens = useAtomValue(swapTokensAtom)
+  const loadSwapTokens = useSetAtom(loadSwapTokensAtom)
+  const loadBalances = useSetAtom(loadTokensAtom)
+  const network = useAtomValue(configAtom)?.networks.find((n) => n.caipNetworkId === account?.chainId)
+  const prefill = usePrefill(route.prefill)
+  useEffect(() => {
+    // A swap needs the balances as they are now (spec §7 forceUpdate), and the chain's token list.
+    void loadBalances({ force: true })
+    void loadSwapTokens()
+  }, [account?.address, account?.chainId, loadBalances, loadSwapTokens])
+
+  if (!account) return <Placeholder>{ui.account.notConnected}</Placeholder>
+  // spec §8
+  if (swapTokens.status === 'unsupported')
+    return (
+      <p className="error" role="alert">
+        {errors.swapsNetworkNotSupported}
+      </p>
+    )
+  if (swapTokens.status === 'error')
+    return (
+      <div className="stack" role="alert">
+        <p className="error">{swapTokens.message}</p>
+        <button type="button" className="secondary-button" onClick={() => void loadSwapTokens()}>
+          {ui.swap.retry}
+        </button>
+      </div>
+    )
+  if (swapTokens.status !== 'ready' || prefill.state === 'working')
+    return <span className="spinner" role="progressbar" aria-label={prefill.state === 'working' ? (prefill.switching ?? ui.swap.preparing) : ui.swap.loadingTokens} />
+  if (swapTokens.tokens.length === 0) return <Placeholder>{format(ui.swap.noTokens, { network: network?.name ?? account.chainId })}</Placeholder>
+  return <SwapForm prefillError={prefill.state === 'failed' ? prefill.message : undefined} />
+}
+
+function SwapForm({ prefillError }: { prefillError: string | undefined }) {
+  const store = useStore()
+  const form = useAtomValue(swapFormAtom)
+  const quote = useAtomValue(quoteAtom)
+  const check = useAtomValue(swapCheckAtom)
+  const notice = useAtomValue(swapNoticeAtom)
+  const balances = useAtomValue(tokensAtom).balances
+  useAtomValue(swapTokensAtom)
+  const push = useSetAtom(pushAtom)
+  const shake = useSetAtom(shakeModalAtom)
+  const [maxing, setMaxing] = useState(false)
+  const [maxError, setMaxError] = useState<string>()
+  const [tried, setTried] = useState(false)
+  const outputId = useId()
+  const { from, to } = form
+  const ready = quote.status === 'ready' ? quote : undefined
+
+  // A form kept from before (e.g. after a reverted swap) quotes again when shown.
+  useEffect(() => {
+    if (store.get(quoteAtom).status === 'idle') void store.set(requestQuoteAtom, { delayMs: 0 })
+  }, [store])
+
+  const fromBalance = from && Rules.balanceFor(from, balances)
+  const parsed = from && Rules.parseAmount(form.amount, from)
+  const payUsd = from && parsed && !('error' in parsed) ? Rules.usdOf(parsed.value, from.decimals, priceOf(store.get, from)) : undefined
+  const received = ready && to ? BigInt(ready.quote.toAmount) : undefined
+  const receiveUsd = to && received !== undefined ? Rules.usdOf(received, to.decimals, priceOf(store.get, to)) : undefined
+  const receiveText = received !== undefined && to ? Format.formatUnits(received, to.decimals) : ''
+  const type = (amount: string) => {
+    setMaxError(undefined)
+    void store.set(setPayAmountAtom, amount)
+  }
+  const fillMax = () => {
+    setMaxing(true)
+    setMaxError(undefined)
+    store
+      .set(maxPayAtom)
+      .catch((e: Error) => setMaxError(e.message))
+      .finally(() => setMaxing(false))
+  }
+  const review = () => {
+    setTried(true)
+    if (!check.ready) return shake()
+    push({ view: 'SwapPreview' })
+  }
+  const shownError = maxError ?? check.error ?? (tried && !check.ready && !check.loading ? (!from || !to ? ui.swap.errors.chooseTokens : ui.swap.errors.amountRequired) : undefined)
+  const amountError = parsed && 'error' in parsed && form.amount.trim() ? check.error : undefined
+  return (
+    <form className="stack swap" onSubmit={(event) => (event.preventDefault(), review())} noValidate>
+      {prefillError && (
+        <p className="error" role="alert">
+          {prefillError}
+        </p>
+      )}
+      {notice && (
+        <p className="error" role="alert">
+          {notice}
+        </p>
+      )}
+      <section className="swap-side" aria-label={ui.swap.pay}>
+        <div className="swap-side-head">
+          <h2 className="swap-side-title">{ui.swap.pay}</h2>
+          <TokenChip side="from" token={from} />
+        </div>
+        <Field
+          label={from ? `${ui.swap.payAmount} (${from.symbol})` : ui.swap.payAmount}
+          value={form.amount}
+          onChange={type}
+          inputMode="decimal"
+          error={amountError}
+          hint={
+            <>
+              <span aria-label={ui.swap.inUsd}>{payUsd === undefined ? Format.invalid : Format.formatMoney(payUsd)}</span>
+              {from && (
+                <>
+                  {' · '}
+                  {format(ui.swap.balance, { amount: `${Format.formatQuantity(fromBalance?.quantity.numeric ?? '0')} ${from.symbol}` })}
+                </>
+              )}
+            </>
+          }
+        >
+          <button type="button" className="secondary-button" onClick={fillMax} disabled={maxing || !fromBalance} title={from && Rules.isNative(from) ? ui.swap.maxHint : undefined}>
+            {maxing ? <span className="spinner" role="progressbar" aria-label={ui.send.estimating} /> : ui.swap.max}
+          </button>
+        </Field>
+      </section>
+      <button type="button" className="swap-flip" aria-label={ui.swap.flip} onClick={() => void store.set(flipAtom)} disabled={!from && !to}>
+        <span aria-hidden="true">⇅</span>
+      </button>
+      <section className="swap-side" aria-label={ui.swap.receive}>
+        <div className="swap-side-head">
+          <h2 className="swap-side-title">{ui.swap.receive}</h2>
+          <TokenChip side="to" token={to} />
+        </div>
+        <div className="field">
+          <label htmlFor={outputId}>{to ? `${ui.swap.receiveAmount} (${to.symbol})` : ui.swap.receiveAmount}</label>
+          <input id={outputId} className="search" value={receiveText} readOnly aria-describedby={`${outputId}-hint`} aria-busy={quote.status === 'loading'} />
+          <div id={`${outputId}-hint`} className="muted">
+            <span aria-label={ui.swap.inUsd}>{receiveUsd === undefined ? Format.invalid : Format.formatMoney(receiveUsd)}</span>
+            {' · '}
+            {ui.swap.receiveHint}
+          </div>
+        </div>
+      </section>
+      <QuoteAnnouncement from={from} to={to} />
+      {quote.status === 'loading' && <span className="spinner" role="progressbar" aria-label={ui.swap.quoting} />}
+      {ready && from && to && <QuoteDetails quote={ready.quote} from={from} to={to} slippage={form.slippage} gasPrice={ready.gasPrice} />}
+      <SlippageControl />
+      {shownError && (
+        <div className="stack" role="alert">
+          <p className="error">{shownError}</p>
+          {check.retry && (
+            <button type="button" className="secondary-button" onClick={() => void store.set(requestQuoteAtom, { delayMs: 0 })}>
+              {ui.swap.retry}
+            </button>
+          )}
+        </div>
+      )}
+      <button type="submit" className="primary-button" disabled={check.loading}>
+        {ui.swap.review}
+      </button>
+    </form>
+  )
+}
+
+/** A polite live region: the quote, once it arrives, is read out (issue 11: quote updates are announced). */
+function QuoteAnnouncement({ from, to }: { from: SwapToken | undefined; to: SwapToken | undefined }) {
+  const quote = useAtomValue(quoteAtom)
+  const text =
+    quote.status === 'ready' && from && to
+      ? format(ui.swap.quoteFor, {
+          amount: `${Rules.formatAmount(BigInt(quote.quote.toAmount), to.decimals)} ${to.symbol}`,
+          pay: `${Rules.formatAmount(BigInt(quote.quote.fromAmount), from.decimals)} ${from.symbol}`,
+        })
+      : quote.status === 'loading'
+        ? ui.swap.quoting
+        : ''
+  return (
+    <p className="visually-hidden" role="status" aria-live="polite">
+      {text}
+    </p>
+  )
+}
+
+type PrefillState = { state: 'idle' | 'done' } | { state: 'working'; switching?: string } | { state: 'failed'; message: string }
+
+/** Applies open()'s arguments once: the network of a CAIP-10 token, the tokens, the amount (as Send does). */
+function usePrefill(prefill: Prefill | undefined): PrefillState {
+  const store = useStore()
+  const account = useAtomValue(accountAtom)
+  const swapTokens = useAtomValue(swapTokensAtom)
+  const config = useAtomValue(configAtom)
+  const [state, setState] = useState<PrefillState>(prefill ? { state: 'working' } : { state: 'idle' })
+  useEffect(() => {
+    if (!prefill || state.state !== 'working' || !account) return
+    const network = config?.networks.find((n) => n.caipNetworkId === prefill.chainId)
+    if (network && account.chainId !== network.caipNetworkId) {
+      if (state.switching) return
+      setState({ state: 'working', switching: format(ui.unsupported.switchTo, { network: network.name }) })
+      store.set(switchNetworkAtom, network).catch((error: Errors.DoorwayError) => setState({ state: 'failed', message: error.message }))
+      return
+    }
+    if (swapTokens.status === 'error' || swapTokens.status === 'unsupported') return setState({ state: 'done' })
+    if (swapTokens.status !== 'ready' || swapTokens.chainId !== account.chainId) return
+    const where = config?.networks.find((n) => n.caipNetworkId === account.chainId)?.name ?? account.chainId
+    const find = (ref: NonNullable<Prefill['from']>) => Rules.findToken(swapTokens.tokens, ref)
+    const named = (ref: NonNullable<Prefill['from']>) => (ref.kind === 'symbol' ? ref.symbol : ref.kind === 'address' ? ref.address : where)
+    const from = prefill.from && find(prefill.from)
+    const to = prefill.to && find(prefill.to)
+    const missing = (prefill.from && !from && prefill.from) || (prefill.to && !to && prefill.to)
+    store.set(swapFormAtom, (f) => ({ ...f, from: from ?? f.from, to: to ?? f.to, amount: prefill.amount ?? f.amount }))
+    void store.set(requestQuoteAtom, { delayMs: 0 })
+    setState(missing ? { state: 'failed', message: format(ui.swap.tokenNotFound, { token: named(missing), network: where }) } : { state: 'done' })
+  }, [prefill, state, account, swapTokens, config, store])
+  return state
 }

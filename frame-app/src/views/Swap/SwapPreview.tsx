@@ -1,0 +1,104 @@
+/**
+ * The swap's preview (issue 11): what goes out, what comes in at least, and the quote's details. An
+ * ERC-20 the exchange may not take yet makes two steps, Approve then Swap, each with its own wallet
+ * prompt and its progress shown; the approval is read back from the chain, never assumed.
+ */
+import * as Format from '@doorway/shared/Format'
+import { format, ui } from '@doorway/shared/Messages'
+import { useAtomValue, useSetAtom, useStore } from 'jotai'
+import { useEffect } from 'react'
+import { accountAtom } from '../../state/connection.js'
+import { replaceFromAtom } from '../../state/router.js'
+import { approveAtom, preparePreviewAtom, previewAtom, priceOf, quoteAtom, swapAtom, swapCheckAtom, swapFormAtom } from '../../state/swap.js'
+import * as Rules from '../../state/swapRules.js'
+import { QuoteDetails } from './parts.js'
+
+export function SwapPreview() {
+  const store = useStore()
+  const account = useAtomValue(accountAtom)
+  const form = useAtomValue(swapFormAtom)
+  const quote = useAtomValue(quoteAtom)
+  const check = useAtomValue(swapCheckAtom)
+  const preview = useAtomValue(previewAtom)
+  const prepare = useSetAtom(preparePreviewAtom)
+  const restart = useSetAtom(replaceFromAtom)
+  const { from, to } = form
+  const complete = !!from && !!to && (check.ready || check.loading || preview.busy !== undefined)
+  useEffect(() => {
+    if (!complete) restart('Swap', { view: 'Swap' })
+  }, [complete, restart])
+  useEffect(() => {
+    void prepare()
+  }, [prepare])
+  if (!complete || !from || !to || !account) return null
+  if (preview.status === 'checking' || preview.status === 'idle') return <span className="spinner" role="progressbar" aria-label={ui.swap.preparing} />
+  if (preview.status === 'error')
+    return (
+      <div className="stack" role="alert">
+        <p className="error">{preview.message}</p>
+        <button type="button" className="secondary-button" onClick={() => void prepare()}>
+          {ui.swap.retry}
+        </button>
+      </div>
+    )
+
+  const parsed = Rules.parseAmount(form.amount, from)
+  const paid = 'error' in parsed ? 0n : parsed.value
+  const ready = quote.status === 'ready' ? quote : undefined
+  const slippage = Rules.parseSlippage(form.slippage)
+  const minimum = ready && !('error' in slippage) ? Rules.amountOutMin(BigInt(ready.quote.toAmount), slippage.bps) : undefined
+  const usd = (value: bigint | undefined, token: typeof from) => {
+    const amount = value === undefined ? undefined : Rules.usdOf(value, token.decimals, priceOf(store.get, token))
+    return amount === undefined ? Format.invalid : Format.formatMoney(amount)
+  }
+  const total = preview.steps.length
+  const index = preview.steps.indexOf(preview.step)
+  const progress =
+    preview.busy === 'wallet' ? format(ui.swap.confirmIn, { wallet: account.connector.name }) : preview.busy === 'mining' ? ui.swap.approving : ''
+  const act = () => void (preview.step === 'approve' ? store.set(approveAtom) : store.set(swapAtom))
+  return (
+    <div className="stack">
+      <div className="swap-preview-amounts">
+        <div className="preview-amount">
+          <span className="muted">{ui.swap.pay}</span>
+          {from.logoUri && <img src={from.logoUri} alt="" width={32} height={32} />}
+          <strong>{`${Rules.formatAmount(paid, from.decimals)} ${from.symbol}`}</strong>
+          <span className="muted">{usd(paid, from)}</span>
+        </div>
+        <div className="preview-amount">
+          <span className="muted">{ui.swap.minimum}</span>
+          {to.logoUri && <img src={to.logoUri} alt="" width={32} height={32} />}
+          <strong>{minimum === undefined ? Format.invalid : `${Rules.formatAmount(minimum, to.decimals)} ${to.symbol}`}</strong>
+          <span className="muted">{usd(minimum, to)}</span>
+        </div>
+      </div>
+      {ready && <QuoteDetails quote={ready.quote} from={from} to={to} slippage={form.slippage} gasPrice={ready.gasPrice} />}
+      {preview.notice && (
+        <p className="warning" role="status">
+          {preview.notice}
+        </p>
+      )}
+      <ol className="swap-steps" aria-label={ui.swap.review}>
+        {preview.steps.map((step, i) => (
+          <li key={step} aria-current={i === index ? 'step' : undefined} data-done={i < index || undefined}>
+            <span className="muted">{format(ui.swap.steps, { n: i + 1, total })}</span>{' '}
+            <strong>{step === 'approve' ? format(ui.swap.approveTitle, { symbol: from.symbol }) : format(ui.swap.swapTitle, { from: from.symbol, to: to.symbol })}</strong>
+            {step === 'approve' && i === index && <p className="muted">{format(ui.swap.approveHint, { symbol: from.symbol })}</p>}
+          </li>
+        ))}
+      </ol>
+      <p className="muted" role="status" aria-live="polite">
+        {progress}
+        {preview.busy && <span className="spinner" aria-hidden="true" />}
+      </p>
+      {preview.message && (
+        <p className="error" role="alert">
+          {preview.message}
+        </p>
+      )}
+      <button type="button" className="primary-button" disabled={!!preview.busy || !ready} onClick={act}>
+        {preview.step === 'approve' ? format(ui.swap.approveButton, { symbol: from.symbol }) : ui.swap.swapButton}
+      </button>
+    </div>
+  )
+}

@@ -1,0 +1,77 @@
+/**
+ * A submitted swap (issue 11): pending → confirmed or failed as its receipt tells (state/swap.ts
+ * trackSwapAtom), with its hash, the explorer link, and what came in. A swap that reverted did nothing:
+ * it says why and goes back to the kept form, which quotes again.
+ */
+import * as Address from '@doorway/shared/Address'
+import { format, ui } from '@doorway/shared/Messages'
+import { useAtomValue, useSetAtom } from 'jotai'
+import { Icon } from '../../components/Icon.js'
+import { IconButton } from '../../components/IconButton.js'
+import { useCopy } from '../../components/useCopy.js'
+import { configAtom } from '../../state/config.js'
+import { goBackAtom } from '../../state/modal.js'
+import { replaceFromAtom } from '../../state/router.js'
+import type { RouteOf } from '../../state/routes.js'
+import { swapsAtom } from '../../state/swap.js'
+import * as Rules from '../../state/swapRules.js'
+
+export function SwapResult({ route }: { route: RouteOf<'SwapResult'> }) {
+  const record = useAtomValue(swapsAtom)[route.hash]
+  const network = useAtomValue(configAtom)?.networks.find((n) => n.caipNetworkId === route.chainId)
+  const copy = useCopy()
+  const done = useSetAtom(goBackAtom)
+  const replaceFrom = useSetAtom(replaceFromAtom)
+  const status = record?.status ?? 'pending'
+  return (
+    <div className="stack center">
+      <div className="result-status" role="status" data-status={status}>
+        {status === 'pending' ? <span className="spinner" aria-hidden="true" /> : <Icon name={status === 'confirmed' ? 'check' : 'alert'} />}
+        <h2>{ui.swap[status]}</h2>
+      </div>
+      {record && (
+        <dl className="details">
+          <dt>{ui.swap.sent}</dt>
+          <dd>{`${Rules.formatAmount(record.paid, record.from.decimals)} ${record.from.symbol}`}</dd>
+          {status === 'confirmed' && (
+            <>
+              <dt>{ui.swap.received}</dt>
+              <dd>{`${Rules.formatAmount(record.received ?? record.minimum, record.to.decimals)} ${record.to.symbol}`}</dd>
+            </>
+          )}
+          {status === 'pending' && (
+            <>
+              <dt>{ui.swap.minimum}</dt>
+              <dd>{`${Rules.formatAmount(record.minimum, record.to.decimals)} ${record.to.symbol}`}</dd>
+            </>
+          )}
+        </dl>
+      )}
+      {status === 'failed' && record && (
+        <p className="error" role="alert">
+          {format(ui.swap.reverted, { slippage: Rules.formatPercent(record.slippage) })}
+        </p>
+      )}
+      <div className="identity-address">
+        <span aria-label={ui.send.hash} title={route.hash}>
+          {Address.truncate(route.hash, { start: 6, end: 6 })}
+        </span>
+        <IconButton label={ui.send.copyHash} icon="copy" onClick={() => copy(route.hash, { copied: ui.send.hashCopied, failed: ui.send.copyFailed })} />
+      </div>
+      {network?.explorerUrl && (
+        <a className="secondary-button" href={`${network.explorerUrl.replace(/\/$/, '')}/tx/${route.hash}`} target="_blank" rel="noopener noreferrer">
+          {ui.send.explorer}
+        </a>
+      )}
+      {status === 'failed' ? (
+        <button type="button" className="primary-button" onClick={() => replaceFrom('SwapResult', { view: 'Swap' })}>
+          {ui.swap.backToSwap}
+        </button>
+      ) : (
+        <button type="button" className="primary-button" onClick={done}>
+          {ui.send.done}
+        </button>
+      )}
+    </div>
+  )
+}
