@@ -33,6 +33,19 @@ describe('local', () => {
     expect(config.networks['eip155:31337']?.spamNfts).toEqual(['0x00000000000000000000000000000000000000A2'])
     expect(config.networks['eip155:31338']?.spamNfts).toEqual([])
   })
+
+  test('behavior: the exchange the devnet deployed on a chain is that network’s; a chain without one has none', () => {
+    const exchange = {
+      'eip155:31337': {
+        router: '0x76ca03a67C049477FfB09694dFeF00416dB69746',
+        factory: '0x39dD11C243Ac4Ac250980FA3AEa016f73C509f37',
+        weth: '0xef11D1c2aA48826D4c41e54ab82D1Ff5Ad8A64Ca',
+      },
+    }
+    const config = Config.local({ ...stack, exchange }, {})
+    expect(config.networks['eip155:31337']?.exchange).toEqual(exchange['eip155:31337'])
+    expect(config.networks['eip155:31338']).not.toHaveProperty('exchange')
+  })
 })
 
 describe('load', () => {

@@ -16,7 +16,12 @@ export type Network = {
   tokens: Token[]
   /** NFT contract addresses (any case) whose tokens are flagged spam: the stand-in for a spam-list feed. */
   spamNfts?: string[]
+  /** A Uniswap V2 deployment the /v1/convert/* routes quote and build swaps on; absent: no swaps here. */
+  exchange?: Exchange
 }
+
+/** A Uniswap V2 router, the factory it reads pairs from, and its WETH (which stands for the native currency). */
+export type Exchange = { router: string; factory: string; weth: string }
 
 export type Config = {
   host: string
@@ -50,6 +55,8 @@ export type LocalStack = {
   tokens: Partial<Record<ChainId, Token[]>>
   /** The NFT collections the devnet deployed; those marked spam become the network's spamNfts. */
   nfts?: Partial<Record<ChainId, { address: string; spam: boolean }[]>>
+  /** The exchange the devnet deployed on each chain (devnet/src/exchange.ts). */
+  exchange?: Partial<Record<ChainId, Exchange>>
 }
 
 /** The local stack's configuration: its anvil chains, the demo projects, an embedded database. */
@@ -58,7 +65,11 @@ export function local(stack: LocalStack, env: NodeJS.ProcessEnv = process.env): 
   const network = ({ id, rpcUrl }: LocalStack['chains'][number]): [ChainId, Network] => {
     const chainId: ChainId = `eip155:${id}`
     const spamNfts = (stack.nfts?.[chainId] ?? []).filter((nft) => nft.spam).map((nft) => nft.address)
-    return [chainId, { rpcUrl, name: `Anvil ${id}`, nativeCurrency: ether, testnet: true, tokens: stack.tokens[chainId] ?? [], spamNfts }]
+    const exchange = stack.exchange?.[chainId]
+    return [
+      chainId,
+      { rpcUrl, name: `Anvil ${id}`, nativeCurrency: ether, testnet: true, tokens: stack.tokens[chainId] ?? [], spamNfts, ...(exchange && { exchange }) },
+    ]
   }
   return {
     host: '127.0.0.1',

@@ -21,7 +21,7 @@ import {
   parseEther,
 } from 'viem'
 import { type PrivateKeyAccount, generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import type { Config, Token } from './config.js'
+import type { Config, Exchange, Token } from './config.js'
 import type { Deps } from './deps.js'
 import * as Indexer from './indexer.js'
 import * as Rpc from './rpc.js'
@@ -94,8 +94,15 @@ export function memoryStorage(): Storage {
 
 const noIndex = () => Promise.reject(new Error('memoryStorage holds no history index: use testStorage()'))
 
-/** A config over the given nodes (CAIP-2 id → RPC URL), each an anvil-like network with ETH and the given tokens. */
-export function testConfig(rpcUrls: Partial<Record<ChainId, string>> = {}, tokens: Partial<Record<ChainId, Token[]>> = {}): Config {
+/**
+ * A config over the given nodes (CAIP-2 id → RPC URL), each an anvil-like network with ETH, the given
+ * tokens and, where given, an exchange (devnet/src/exchange.ts deploys one).
+ */
+export function testConfig(
+  rpcUrls: Partial<Record<ChainId, string>> = {},
+  tokens: Partial<Record<ChainId, Token[]>> = {},
+  exchanges: Partial<Record<ChainId, Exchange>> = {},
+): Config {
   const ether = { name: 'Ether', symbol: 'ETH', decimals: 18 }
   const entries = Object.entries(rpcUrls) as [ChainId, string][]
   return {
@@ -103,7 +110,10 @@ export function testConfig(rpcUrls: Partial<Record<ChainId, string>> = {}, token
     port: 8787,
     publicUrl: 'http://api.test',
     networks: Object.fromEntries(
-      entries.map(([id, rpcUrl]) => [id, { rpcUrl, name: `Anvil ${id.split(':')[1]}`, nativeCurrency: ether, testnet: true, tokens: tokens[id] ?? [] }]),
+      entries.map(([id, rpcUrl]) => {
+        const exchange = exchanges[id]
+        return [id, { rpcUrl, name: `Anvil ${id.split(':')[1]}`, nativeCurrency: ether, testnet: true, tokens: tokens[id] ?? [], ...(exchange && { exchange }) }]
+      }),
     ),
     projects: { [projectId]: { origins: ['http://localhost:5173'] } },
     prices: { ETH: 3000, DUSD: 1, DWT: 0.25, DUSDT: 1 },
