@@ -13,6 +13,7 @@ import * as SecureServer from '../../secure-site/server/src/main.js'
 import * as SecureSecrets from '../../secure-site/server/src/secrets.js'
 import * as SecureStorage from '../../secure-site/server/src/storage/Storage.js'
 import * as Anvil from './anvil.js'
+import * as Exchange from './exchange.js'
 import * as MailSink from './mailSink.js'
 import * as Nfts from './nfts.js'
 import * as Relay from './relay.js'
@@ -54,9 +55,9 @@ async function launch<T extends { stop(): Promise<void> }>(start: () => Promise<
   }
 }
 
-// Before the servers: a page that loads must find its chains, their tokens and NFTs, and the api answering.
+// Before the servers: a page that loads must find its chains, their tokens, NFTs and exchange, and the api answering.
 const anvil = await launch(() => Anvil.start())
-console.log('Deploying the devnet tokens and NFTs…')
+console.log('Deploying the devnet tokens, NFTs and exchange…')
 const { tokens } = await Tokens.deploy({ chains }).catch(async (error) => {
   await stopAll()
   throw error
@@ -65,7 +66,12 @@ const { nfts } = await Nfts.deploy({ chains }).catch(async (error) => {
   await stopAll()
   throw error
 })
-await launch(() => Api.start(ApiConfig.local({ ...apiStack, tokens, nfts })))
+// The exchange the api quotes swaps from: Uniswap V2 with ETH/DUSD, ETH/DWT and DUSD/DWT pools.
+const { exchange } = await Exchange.deploy({ chains, tokens }).catch(async (error) => {
+  await stopAll()
+  throw error
+})
+await launch(() => Api.start(ApiConfig.local({ ...apiStack, tokens, nfts, exchange })))
 // The WalletConnect relay stand-in (notes/local-infra.md): same protocol as the hosted one.
 await launch(() => Relay.start({ port: ports.relay }))
 // The mail sink: SMTP in, and a read API for the login codes the embedded wallet mails.
