@@ -98,7 +98,8 @@ function SwapForm({ prefillError }: { prefillError: string | undefined }) {
   const payUsd = from && parsed && !('error' in parsed) ? Rules.usdOf(parsed.value, from.decimals, priceOf(store.get, from)) : undefined
   const received = ready && to ? BigInt(ready.quote.toAmount) : undefined
   const receiveUsd = to && received !== undefined ? Rules.usdOf(received, to.decimals, priceOf(store.get, to)) : undefined
-  const receiveText = received !== undefined && to ? Format.formatUnits(received, to.decimals) : ''
+  // The exact amount lives in the quote (and moves to the pay side on a flip); the field shows it at 3 decimals (spec §9).
+  const receiveText = received !== undefined && to ? Rules.formatAmount(received, to.decimals) : ''
   const type = (amount: string) => {
     setMaxError(undefined)
     void store.set(setPayAmountAtom, amount)
