@@ -1,7 +1,8 @@
 /**
  * `npm run bench` (DESIGN.md §7): in one run, the SDK size, the frame-app's initial JS, the modal's
- * click-to-visible time at 1x and 4x CPU throttling, and the history indexer's throughput and route
- * latency (bench/history.ts). It reports figures and fails only on errors.
+ * click-to-visible time at 1x and 4x CPU throttling, the history indexer's throughput and route
+ * latency (bench/history.ts), and the swap quote route's latency (bench/swap.ts). It reports figures and
+ * fails only on errors.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -15,6 +16,7 @@ import * as SecureSecrets from '../secure-site/server/src/secrets.js'
 import * as Size from '../scripts/size.js'
 import * as History from './history.js'
 import * as Stack from './stack.js'
+import * as Swap from './swap.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const frameOrigin = new URL(urls.frame).origin
@@ -355,7 +357,7 @@ function formatTiming({ timing }: Report): string[] {
 }
 
 function format(report: Report): string {
-  return [`Doorway bench, ${report.date}`, '', ...formatSizes(report), '', ...formatTiming(report), '', ...History.format(report.history)].join('\n')
+  return [`Doorway bench, ${report.date}`, '', ...formatSizes(report), '', ...formatTiming(report), '', ...History.format(report.history), '', ...Swap.format(report.swap)].join('\n')
 }
 
 async function run() {
@@ -366,7 +368,9 @@ async function run() {
   const timing = await withStack(measureTiming)
   console.log('Measuring the history indexer on an anvil and api of its own…')
   const history = await History.measure()
-  return { date: new Date().toISOString(), targets, sdk, frame, secure, timing, history }
+  console.log('Measuring the swap quotes on an anvil and api of their own…')
+  const swap = await Swap.measure()
+  return { date: new Date().toISOString(), targets, sdk, frame, secure, timing, history, swap }
 }
 
 async function main() {
