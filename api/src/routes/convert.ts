@@ -36,7 +36,7 @@ export const fallbackApproveGas = 80_000n
 const notSupported = 'Network not supported for Swaps'
 
 export function routes(deps: Deps) {
-  const { config, rpc } = deps
+  const { config } = deps
   const exchange = reader(deps)
   const app = new Hono()
 
@@ -73,7 +73,7 @@ export function routes(deps: Deps) {
           route: best.path.map((address, i) => (i === 0 ? from.id : i === best.path.length - 1 ? to.id : `${chainId}:${address}`)),
           priceImpact: priceImpact(best, amountIn),
           fee: { percent: fee.percent, amount: fee.amount.toString(), token: from.id },
-          // An estimate needs the approval a quote comes before: the typical gas of such a swap.
+          // An estimate needs the approval a quote comes before: the fallback gas, an upper bound for such a swap.
           networkFee: { gas: gas.toString(), gasPrice: gasPrice.toString(), amount: (gas * gasPrice).toString() },
         },
       ],
@@ -98,7 +98,7 @@ export function routes(deps: Deps) {
     const chainId = Http.chainId(c.req.query('chainId'))
     // spec §8 names this error; a gas price has no empty value to answer with instead
     if (!config.networks[chainId] || !Assets.isEvm(chainId)) throw Http.badRequest('Network not supported for Gas Price')
-    const price = BigInt((await rpc(chainId, 'eth_gasPrice')) as string)
+    const price = await nodeGasPrice(deps, chainId)
     // A node gives one price; the faster tiers bid 10% and 25% above it.
     return c.json({ standard: price.toString(), fast: ((price * 110n) / 100n).toString(), instant: ((price * 125n) / 100n).toString() })
   })
