@@ -3,13 +3,12 @@
  * test wallet in this worker, both over the devnet relay, signing and sending on the anvil chains.
  * The test wallet plays the phone: it reads the QR the modal shows (decoded from the screenshot).
  */
-import { type FrameLocator, type Page, devices } from '@playwright/test'
-import jsQR from 'jsqr'
-import { PNG } from 'pngjs'
+import { type Page, devices } from '@playwright/test'
 import { type Hex, hashMessage, recoverAddress, toHex } from 'viem'
 import { chains, urls } from '../devnet/src/stack.js'
 import * as TestWallet from '../devnet/src/testWallet.js'
 import { dapp, eventLog, expect, hostOrigin, modalFrame, ready, rpc, test } from './fixtures.js'
+import { pairByQr, scanQr } from './walletConnect.js'
 
 // Account 1 of the test mnemonic: not the dev wallet's, so the two are never confused.
 const walletAccount = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -20,26 +19,7 @@ test.beforeEach(async ({}, info) => {
 })
 test.afterEach(() => wallet.stop())
 
-/** What the QR code encodes, read from its pixels as a phone camera would. */
-async function scanQr(frame: FrameLocator): Promise<string> {
-  const qr = frame.getByRole('img', { name: /^QR code to connect/ })
-  await expect(qr).toBeVisible()
-  const image = PNG.sync.read(await qr.screenshot())
-  const code = jsQR(new Uint8ClampedArray(image.data), image.width, image.height)
-  if (!code) throw new Error('The QR code could not be decoded')
-  return code.data
-}
-
-/** Connect Wallet → WalletConnect → the test wallet scans and approves; resolves on the Account view. */
-async function connectByQr(page: Page) {
-  await page.getByRole('button', { name: 'Connect Wallet' }).click()
-  const frame = modalFrame(page)
-  await frame.getByRole('button', { name: /^WalletConnect/ }).click()
-  const uri = await scanQr(frame)
-  expect(await wallet.pair(uri)).toBeDefined()
-  await expect(frame.getByRole('dialog', { name: 'Account' })).toBeVisible()
-  return uri
-}
+const connectByQr = (page: Page) => pairByQr(page, wallet)
 
 const provider = <T,>(page: Page, method: string, params: unknown[]) =>
   page.evaluate(
