@@ -11,7 +11,7 @@ import { chains } from '../devnet/src/stack.js'
 import * as Nfts from '../devnet/src/nfts.js'
 import * as Tokens from '../devnet/src/tokens.js'
 import { loginByEmail, newEmail, demoAddress } from './embedded.js'
-import { apiOrigin, connectDevWallet, dapp, devAccount, expect, expectAccessible, hostOrigin, modalFrame, ready, rpc, test, walletPrompt } from './fixtures.js'
+import { apiOrigin, connectDevWallet, dapp, devAccount, expect, expectAccessible, explorerOptions, hostOrigin, modalFrame, ready, rpc, test, walletPrompt } from './fixtures.js'
 
 const [home, other] = chains as [(typeof chains)[number], (typeof chains)[number]]
 const friend = mnemonicToAccount(Tokens.mnemonic, { addressIndex: 1 }).address
@@ -19,19 +19,6 @@ const stranger = mnemonicToAccount(Tokens.mnemonic, { addressIndex: 2 }).address
 const manifest = () => Tokens.readManifest()!
 const token = (symbol: string) => manifest().tokens[`eip155:${home.id}`]!.find((t) => t.symbol === symbol)!
 const collection = (symbol: string) => manifest().nfts![`eip155:${home.id}`]!.find((c) => c.symbol === symbol)!
-
-/** The dapp's networks with a block explorer, so every Activity entry is a link named by its summary. */
-const explorerOptions = () => {
-  const network = ({ id, rpcUrl }: (typeof chains)[number]) => ({
-    id,
-    name: `Anvil ${id}`,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
-    blockExplorers: { default: { url: `${hostOrigin}/explorer` } },
-    testnet: true,
-  })
-  return `?options=${encodeURIComponent(JSON.stringify({ networks: chains.map(network) }))}`
-}
 
 /** A mined transaction sent through anvil: from a test account, or from any address by impersonation. */
 async function send(chain: (typeof chains)[number], transaction: { from: Address; to: Address; value?: bigint; data?: `0x${string}` }) {

@@ -155,3 +155,16 @@ export async function expectAccessible(page: Page, within: { origin: string; sel
   expect(results.passes.length).toBeGreaterThan(0)
 }
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+/** The dapp's networks with a block explorer, so every Activity entry is a link named by its summary. */
+export const explorerOptions = () => {
+  const network = ({ id, rpcUrl }: (typeof chains)[number]) => ({
+    id,
+    name: `Anvil ${id}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+    blockExplorers: { default: { url: `${hostOrigin}/explorer` } },
+    testnet: true,
+  })
+  return `?options=${encodeURIComponent(JSON.stringify({ networks: chains.map(network) }))}`
+}

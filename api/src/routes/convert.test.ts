@@ -441,6 +441,21 @@ describe('POST /v1/convert/build-transaction', () => {
     expect(received < BigInt(loose.body.toAmount)).toBe(true)
   })
 
+  test('behavior: with the accepted quote\'s toAmount the bound is what the person saw: built before the pool moves, the swap reverts; asked after, the build is refused with 409', async () => {
+    const user = account(6)
+    const swap = { amount: parseEther('1').toString(), from: eth, to: id('DUSD'), userAddress: user }
+    const { body: quote } = await setup().get('/v1/convert/quotes', swap)
+    const accepted = (quote as { quotes: { toAmount: string }[] }).quotes[0]!.toAmount
+    const built = await build({ ...swap, toAmount: accepted })
+    expect(built.body.amountOutMin).toBe(((BigInt(accepted) * 99n) / 100n).toString())
+    await Exchange.swapExact({ chain, from: 5, path: [exchange.weth, onChain('DUSD')], amountIn: parseEther('10'), exchange })
+    const before = await balanceOf('DUSD', user)
+    expect((await execute(built.body.tx)).status).toBe('reverted')
+    expect(await balanceOf('DUSD', user)).toBe(before)
+    // Without the accepted amount the bound would follow the new, worse price; with it, nothing is built.
+    expect(await build({ ...swap, toAmount: accepted })).toEqual({ status: 409, body: { message: 'The price moved beyond the slippage since the quote' } })
+  })
+
   test('behavior: a swap past its deadline reverts', async () => {
     const user = account(6)
     const { body } = await setup({ now: Date.now() - 21 * 60 * 1000 }).post('/v1/convert/build-transaction', {
@@ -491,6 +506,8 @@ describe('POST /v1/convert/build-transaction', () => {
     ['an amount above uint256', { amount: `1${'0'.repeat(77)}` }, 400],
     ['a bad userAddress', { userAddress: 'me' }, 400],
     ['a bad disableEstimate', { disableEstimate: 'yes' }, 400],
+    ['a bad toAmount', { toAmount: '-1' }, 400],
+    ['a zero toAmount', { toAmount: '0' }, 400],
     ['from a solana token', { from: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:So11111111111111111111111111111111111111112' }, 400],
   ])('param: %s', async (_, change, status) => {
     const { post } = setup()

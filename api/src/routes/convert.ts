@@ -111,12 +111,17 @@ export function routes(deps: Deps) {
     const { from, to, chainId } = pair(body.from, body.to)
     const tolerance = slippage(body.eip155)
     if (body.disableEstimate !== undefined && typeof body.disableEstimate !== 'boolean') throw Http.badRequest('Invalid disableEstimate: expected a boolean')
+    // Beside Reown's shape: the output of the quote the person accepted. The bound must come from what
+    // they saw, not from the pool at build time, or a price that moved since would pass unnoticed.
+    const accepted = body.toAmount === undefined ? undefined : amount(body.toAmount, 'toAmount')
     const network = swappable(config, chainId)
     // spec §7: the empty result for an unsupported network
     if (!network) return c.json({ tx: null })
     const router = network.exchange.router as Address
     const best = await bestRoute(exchange, chainId, network.exchange, from, to, amountIn)
-    const amountOutMin = minimum(best.amountOut, tolerance)
+    const amountOutMin = minimum(accepted ?? best.amountOut, tolerance)
+    // It would only revert and cost the person gas: they get a fresh quote instead.
+    if (best.amountOut < amountOutMin) throw new Http.HttpError(409, 'The price moved beyond the slippage since the quote')
     const deadline = BigInt(Math.floor(deps.now() / 1000) + deadlineSeconds)
     const data = swapData({ from, to, amountIn, amountOutMin, path: best.path, user, deadline })
     const value = from.native ? amountIn : 0n
@@ -405,9 +410,9 @@ function userAddress(value: unknown): string {
 }
 
 /** A positive integer in base units that fits a uint256 (the contracts' amounts). */
-function amount(value: unknown): bigint {
+function amount(value: unknown, name = 'amount'): bigint {
   if (typeof value !== 'string' || !/^[0-9]{1,78}$/.test(value) || BigInt(value) === 0n || BigInt(value) > maxUint256)
-    throw Http.badRequest('Invalid amount: expected a positive integer in base units')
+    throw Http.badRequest(`Invalid ${name}: expected a positive integer in base units`)
   return BigInt(value)
 }
 

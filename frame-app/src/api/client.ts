@@ -145,8 +145,12 @@ export function create(options: create.Options) {
       const query = { userAddress: params.userAddress, from: params.from, to: params.to, amount: params.amount.toString() }
       return http('GET', '/v1/convert/build-approve', approveTransaction, { query, signal }).then((r) => r.tx)
     },
-    /** spec §7 POST /v1/convert/build-transaction: the swap, with `slippage` in percent (spec §9); null where the api swaps nothing. */
-    async buildSwap(params: { amount: bigint; slippage: number; from: string; to: string; userAddress: string; disableEstimate?: boolean }, signal?: AbortSignal) {
+    /**
+     * spec §7 POST /v1/convert/build-transaction: the swap, with `slippage` in percent (spec §9); null where
+     * the api swaps nothing. `toAmount` is the quote the person accepted: the bound is taken from it, and a
+     * pool that moved beyond it since is a 409.
+     */
+    async buildSwap(params: { amount: bigint; slippage: number; from: string; to: string; userAddress: string; toAmount?: string; disableEstimate?: boolean }, signal?: AbortSignal) {
       const { swapTransaction } = await swapCalls()
       const { amount, slippage, ...rest } = params
       const body = { amount: amount.toString(), eip155: { slippage }, projectId, ...rest }

@@ -308,6 +308,29 @@ describe('approve then swap', () => {
     expect(store.get(routeAtom)).toEqual({ view: 'SwapPreview' })
   })
 
+  test('behavior: the build carries the accepted quote\'s toAmount, so the bound is what the person saw', async () => {
+    const { store } = setup()
+    await fill(store)
+    await store.set(preparePreviewAtom)
+    const shown = store.get(quoteAtom)
+    if (shown.status !== 'ready') throw new Error('no quote shown')
+    await store.set(swapAtom)
+    expect(JSON.parse(fetched('/v1/convert/build-transaction')[0]![1]!.body as string)).toMatchObject({ toAmount: shown.quote.toAmount })
+  })
+
+  test('error: a pool that moved beyond the slippage since the quote (409) sends nothing, says so and quotes again', async () => {
+    const { store, sent } = setup()
+    await fill(store)
+    await store.set(preparePreviewAtom)
+    const asked = fetched('/v1/convert/quotes').length
+    replies.build = { status: 409, body: { message: 'The price moved beyond the slippage since the quote' } }
+    await expect(store.set(swapAtom)).resolves.toEqual({ status: 'requoted' })
+    expect(sent()).toHaveLength(0)
+    expect(store.get(previewAtom)).toMatchObject({ busy: undefined, message: 'The price moved more than your 1 % slippage; nothing was swapped.' })
+    await vi.advanceTimersByTimeAsync(0)
+    expect(fetched('/v1/convert/quotes').length).toBeGreaterThan(asked)
+  })
+
   test('behavior: a quote over 30 s old is asked again before the swap; a lower one is shown first', async () => {
     const { store, sent } = setup()
     await fill(store)

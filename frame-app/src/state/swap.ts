@@ -13,7 +13,7 @@ import * as Format from '@doorway/shared/Format'
 import { core, errors, format, ui } from '@doorway/shared/Messages'
 import { atom, type Getter, type Setter } from 'jotai'
 import type { Hex } from 'viem'
-import type { Quote, SwapToken } from '../api/client.js'
+import { ApiError, type Quote, type SwapToken } from '../api/client.js'
 import { recordPendingAtom } from './activity.js'
 import { apiAtom } from './api.js'
 import { balanceRefreshAtom } from './balance.js'
@@ -355,7 +355,20 @@ export const swapAtom = atom(null, async (get, set): Promise<Outcome> => {
       set(previewAtom, (p) => ({ ...p, busy: undefined, notice: ui.swap.quoteRefreshed }))
       return { status: 'requoted' }
     }
-    const tx = await get(apiAtom).buildSwap({ amount, slippage: slippage.percent, from: from.address, to: to.address, userAddress: account.address })
+    // The bound comes from the quote the person accepted, not from the pool when the api builds.
+    const toAmount = fresh.quote.toAmount
+    const tx = await get(apiAtom)
+      .buildSwap({ amount, slippage: slippage.percent, from: from.address, to: to.address, userAddress: account.address, toAmount })
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 409) return 'moved' as const
+        throw error
+      })
+    if (tx === 'moved') {
+      // It would only revert: nothing is asked, the form says so and quotes again.
+      set(previewAtom, (p) => ({ ...p, busy: undefined, message: format(ui.swap.reverted, { slippage: Rules.formatPercent(slippage.percent) }) }))
+      void set(requestQuoteAtom, { delayMs: 0 })
+      return { status: 'requoted' }
+    }
     if (!tx) throw new Errors.DoorwayError(errors.swapsNetworkNotSupported)
     const hash = await sendTransaction(account, Rules.walletRequest(tx))
     const expected = BigInt(fresh.quote.toAmount)
