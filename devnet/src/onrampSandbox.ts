@@ -1,0 +1,551 @@
+/**
+ * The sandbox onramp provider (DESIGN.md §3, port 8793; §9 "Onramp"): a stand-in for a hosted card and
+ * bank provider behind the HTTP contract of Coinbase Onramp's public API, so that production is a change
+ * of the api's `onramp.providerUrl`. It sells the devnet chains' ETH and the manifest's priced tokens,
+ * serves the buy page the modal opens (test cards, a bank transfer that settles a few seconds later),
+ * and delivers by sending the funds on the devnet from anvil account 6. Dev only, never shipped.
+ * `import * as OnrampSandbox from './onrampSandbox.js'` → `await OnrampSandbox.start({ … })`.
+ *
+ * The provider's API, which the api calls: GET /onramp/v1/buy/options, POST /onramp/v1/buy/quote,
+ * GET /onramp/v1/buy/user/{partnerUserId}/transactions. The page's own: GET /buy/select-asset, its
+ * script and style, POST /api/orders (checkout), POST /api/orders/{id}/settle (the bank's callback) and
+ * GET /api/orders/{id}. Orders are kept in memory: a devnet stand-in loses them on restart.
+ */
+import { randomUUID } from 'node:crypto'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { ChainId } from '@doorway/shared/Caip'
+import { type Address, type Hex, createPublicClient, createWalletClient, erc20Abi, getAddress, http, isAddress, parseUnits } from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
+import * as Anvil from './anvil.js'
+import * as Page from './onramp/page.js'
+import * as Tokens from './tokens.js'
+
+export const limits = {
+  /** Largest request body; an order is a few hundred bytes. */
+  bodyBytes: 8 * 1024,
+  /** Orders a transactions page lists when page_size is absent, and at most. */
+  pageSize: 20,
+  maxPageSize: 100,
+  /** Coinbase's limit on partnerUserId: under 50 characters. */
+  partnerUserIdLength: 49,
+}
+
+/** USD per unit of each payment currency: the api's local rates (a stand-in for an FX feed). */
+export const paymentCurrencies: Readonly<Record<string, number>> = { USD: 1, EUR: 1.08 }
+
+/** Each method's limits, the same in every payment currency (spec §5 payment limits). */
+export const paymentMethods = {
+  CARD: { min: '10', max: '7500', label: 'Card' },
+  ACH_BANK_ACCOUNT: { min: '10', max: '25000', label: 'Bank account (ACH)' },
+} as const
+export type PaymentMethod = keyof typeof paymentMethods
+
+/** The fees: 1 % of the payment (rounded half up to the cent) plus a flat network fee of 0.50. */
+export const feePercent = 1n
+export const networkFeeCents = 50n
+
+/** USD prices of what is sold: the api's local prices (ETH 3000, DUSD 1, DWT 0.25). A token without one is not sold. */
+export const defaultPrices: Readonly<Record<string, number>> = { ETH: 3000, DUSD: 1, DWT: 0.25 }
+
+/** The test cards, as the page documents them: one is accepted, one declined; any other is refused. */
+export const testCards = { success: '4242424242424242', decline: '4000000000000002' } as const
+export const declineReason = 'Your card was declined'
+
+/**
+ * Account 6 delivers: nothing else on the devnet uses it, so its nonces are the sandbox's own. It holds
+ * anvil's 10,000 ETH but no tokens (tokens.ts mints to accounts 0–4): before a token delivery it cannot
+ * cover, it takes `restock` whole tokens (or what the order needs, if more) from account 4, which keeps
+ * 175,000 DUSD and 100,000 DWT after the exchange's pools (exchange.ts). Accounts 0–3 keep their supply.
+ */
+export const deliveryAccount = mnemonicToAccount(Tokens.mnemonic, { addressIndex: 6 })
+export const stockAccount = mnemonicToAccount(Tokens.mnemonic, { addressIndex: 4 })
+export const restock = 10_000n
+
+export const statuses = {
+  inProgress: 'ONRAMP_TRANSACTION_STATUS_IN_PROGRESS',
+  success: 'ONRAMP_TRANSACTION_STATUS_SUCCESS',
+  failed: 'ONRAMP_TRANSACTION_STATUS_FAILED',
+} as const
+export type Status = (typeof statuses)[keyof typeof statuses]
+
+/** Money as Coinbase writes it: a decimal string and its currency. */
+export type Money = { value: string; currency: string }
+
+export type Quote = {
+  payment_total: Money
+  payment_subtotal: Money
+  purchase_amount: Money
+  coinbase_fee: Money
+  network_fee: Money
+  quote_id: string
+}
+
+/** An order, in the shape of Coinbase's transaction status. */
+export type Order = {
+  transaction_id: string
+  status: Status
+  partner_user_id: string
+  wallet_address: string
+  purchase_currency: string
+  purchase_network: string
+  purchase_amount: Money
+  payment_total: Money
+  payment_subtotal: Money
+  coinbase_fee: Money
+  network_fee: Money
+  payment_method: PaymentMethod
+  created_at: string
+  /** The delivery's transaction, once sent. */
+  tx_hash: string
+  failure_reason?: string
+}
+
+/** One thing sold: a currency on one network. */
+export type Asset = {
+  symbol: string
+  name: string
+  decimals: number
+  /** USD per unit. */
+  price: number
+  /** CAIP-2, as the purchase_network. */
+  network: ChainId
+  chain: { id: number; rpcUrl: string }
+  displayName: string
+  /** '' for the native currency. */
+  address: Address | ''
+}
+
+export function start(options: start.Options): Promise<start.ReturnType> {
+  const { port, host = '127.0.0.1' } = options
+  if (!isLoopback(host)) return Promise.reject(new Error(`The sandbox onramp listens on loopback only, not ${host}`))
+  const app = createApp(options)
+  const server = createServer((req, res) => void handle(app, req, res))
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      const bound = (server.address() as AddressInfo).port
+      resolve({
+        url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`,
+        async stop() {
+          const closed = new Promise((done) => server.close(done))
+          server.closeAllConnections()
+          // A delivery under way finishes: its chain must not be left with a half-told order.
+          await Promise.all([closed, app.idle()])
+        },
+      })
+    })
+  })
+}
+export declare namespace start {
+  type Options = {
+    /** 0 picks a free port; `url` says which. */
+    port: number
+    /** The devnet chains it sells and delivers on. */
+    chains: readonly { id: number; rpcUrl: string }[]
+    /** The devnet manifest's tokens by CAIP-2 network; those without a price are not sold. */
+    tokens: Partial<Record<ChainId, readonly Tokens.Token[]>>
+    /** USD prices by symbol. Default `defaultPrices`. */
+    prices?: Readonly<Record<string, number>>
+    /** How long the page waits before the bank's callback settles an order. Default 3000 ms. */
+    bankSettleMs?: number
+    /** A loopback address. Default 127.0.0.1. */
+    host?: string
+  }
+  /** `url` has no trailing slash: the api appends its paths. */
+  type ReturnType = { url: string; stop(): Promise<void> }
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+const badRequest = (message: string) => new HttpError(400, message)
+
+/** Everything sold, one entry per currency and network, in the order the options list them. */
+export function catalogue(options: Pick<start.Options, 'chains' | 'tokens' | 'prices'>): Asset[] {
+  const prices = options.prices ?? defaultPrices
+  return options.chains.flatMap((chain) => {
+    const network: ChainId = `eip155:${chain.id}`
+    const listed = [{ name: 'Ether', symbol: 'ETH', decimals: 18, address: '' as const }, ...(options.tokens[network] ?? [])]
+    return listed.flatMap((token): Asset[] => {
+      const price = Object.hasOwn(prices, token.symbol) ? prices[token.symbol] : undefined
+      if (price === undefined) return []
+      return [{ ...token, price, network, chain, displayName: `Anvil ${chain.id}` }]
+    })
+  })
+}
+
+/** GET /onramp/v1/buy/options: what can be paid with and bought, in Coinbase's shape. */
+export function buyOptions(assets: readonly Asset[]) {
+  const bySymbol = new Map<string, { id: string; name: string; symbol: string; networks: { name: string; display_name: string; chain_id: string; contract_address: string }[] }>()
+  for (const asset of assets) {
+    const currency = bySymbol.get(asset.symbol) ?? { id: asset.symbol, name: asset.name, symbol: asset.symbol, networks: [] }
+    currency.networks.push({ name: asset.network, display_name: asset.displayName, chain_id: String(asset.chain.id), contract_address: asset.address })
+    bySymbol.set(asset.symbol, currency)
+  }
+  const methodLimits = (Object.entries(paymentMethods) as [PaymentMethod, (typeof paymentMethods)[PaymentMethod]][]).map(([id, { min, max }]) => ({ id, min, max }))
+  return {
+    payment_currencies: Object.keys(paymentCurrencies).map((id) => ({ id, limits: methodLimits })),
+    purchase_currencies: [...bySymbol.values()],
+  }
+}
+
+export type QuoteRequest = { asset: Asset; currency: string; method: PaymentMethod; cents: bigint }
+
+/** A quote request's fields checked against what is sold (the messages name Coinbase's fields). */
+export function quoteRequest(assets: readonly Asset[], body: Record<string, unknown>): QuoteRequest {
+  const symbol = body.purchase_currency
+  const networks = assets.filter((a) => a.symbol === symbol)
+  if (!networks.length) throw badRequest(`purchase_currency must be one of ${[...new Set(assets.map((a) => a.symbol))].join(', ')}`)
+  const network = body.purchase_network
+  const asset = network === undefined ? networks[0]! : networks.find((a) => a.network === network)
+  if (!asset) throw badRequest(`purchase_network: ${String(symbol)} is sold on ${networks.map((a) => a.network).join(', ')}`)
+  const currency = body.payment_currency
+  if (typeof currency !== 'string' || !Object.hasOwn(paymentCurrencies, currency))
+    throw badRequest(`payment_currency must be one of ${Object.keys(paymentCurrencies).join(', ')}`)
+  const method = body.payment_method ?? 'CARD'
+  if (typeof method !== 'string' || !Object.hasOwn(paymentMethods, method)) throw badRequest(`payment_method must be one of ${Object.keys(paymentMethods).join(', ')}`)
+  const cents = fiatCents(body.payment_amount)
+  if (cents === undefined) throw badRequest('payment_amount must be an amount with at most 2 decimals')
+  const { min, max } = paymentMethods[method as PaymentMethod]
+  if (cents < fiatCents(min)! || cents > fiatCents(max)!) throw badRequest(`${method} payments must be from ${min} to ${max} ${currency}`)
+  return { asset, currency, method: method as PaymentMethod, cents }
+}
+
+/** The fees in whole cents; the rest buys at the asset's price, rounded down at min(decimals, 8) digits. */
+export function quote(request: QuoteRequest): Quote {
+  const { asset, currency, cents } = request
+  const fee = (cents * feePercent + 50n) / 100n
+  const subtotal = cents - fee - networkFeeCents
+  if (subtotal <= 0n) throw badRequest('payment_amount does not cover the fees')
+  // prices as integers scaled by 1e8, so the division is exact to the last digit shown
+  const rate = BigInt(Math.round(paymentCurrencies[currency]! * 1e8))
+  const price = BigInt(Math.round(asset.price * 1e8))
+  const shown = Math.min(asset.decimals, 8)
+  const units = (subtotal * rate * 10n ** BigInt(shown)) / (100n * price)
+  const money = (n: bigint): Money => ({ value: decimal(n, 2), currency })
+  return {
+    payment_total: money(cents),
+    payment_subtotal: money(subtotal),
+    purchase_amount: { value: decimal(units, shown), currency: asset.symbol },
+    coinbase_fee: money(fee),
+    network_fee: money(networkFeeCents),
+    quote_id: randomUUID(),
+  }
+}
+
+/** About what `crypto` units cost with the fees, in cents (for presetCryptoAmount), within the method's limits. */
+export function fiatFor(asset: Asset, currency: string, method: PaymentMethod, crypto: number): bigint {
+  const subtotal = (crypto * asset.price) / paymentCurrencies[currency]!
+  const cents = BigInt(Math.ceil(((subtotal * 100 + Number(networkFeeCents)) * 100) / (100 - Number(feePercent))))
+  const { min, max } = paymentMethods[method]
+  return cents < fiatCents(min)! ? fiatCents(min)! : cents > fiatCents(max)! ? fiatCents(max)! : cents
+}
+
+/** A fiat amount in cents: at most 9 integer digits and 2 decimals, as a string or a number. */
+export function fiatCents(value: unknown): bigint | undefined {
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value
+  const match = typeof text === 'string' ? /^([0-9]{1,9})(?:\.([0-9]{1,2}))?$/.exec(text) : null
+  return match ? BigInt(match[1]!) * 100n + BigInt((match[2] ?? '').padEnd(2, '0')) : undefined
+}
+
+export function decimal(n: bigint, decimals: number): string {
+  if (decimals === 0) return n.toString()
+  const text = n.toString().padStart(decimals + 1, '0')
+  return `${text.slice(0, -decimals)}.${text.slice(-decimals)}`
+}
+
+type Body = Record<string, unknown>
+type App = ReturnType<typeof createApp>
+
+function createApp(options: start.Options) {
+  const assets = catalogue(options)
+  const delivery = createDelivery()
+  const settleMs = options.bankSettleMs ?? 3_000
+  // In memory, oldest first: a devnet stand-in, lost on restart.
+  const orders: Order[] = []
+  const byId = new Map<string, Order>()
+  // One delivery per order: the second settle of an order (repeated or concurrent) gets the first's.
+  const deliveries = new Map<string, Promise<Order>>()
+
+  /** The order's one transition out of IN_PROGRESS; later ones are ignored. */
+  function finish(order: Order, outcome: { tx_hash?: string; failure_reason?: string }) {
+    if (order.status !== statuses.inProgress) return
+    if (outcome.tx_hash) order.tx_hash = outcome.tx_hash
+    if (outcome.failure_reason === undefined) order.status = statuses.success
+    else Object.assign(order, { status: statuses.failed, failure_reason: outcome.failure_reason })
+  }
+
+  function settle(order: Order): Promise<Order> {
+    if (order.status !== statuses.inProgress) return Promise.resolve(order)
+    let running = deliveries.get(order.transaction_id)
+    if (!running) {
+      const asset = assets.find((a) => a.symbol === order.purchase_currency && a.network === order.purchase_network)!
+      running = delivery
+        .send(asset, order.wallet_address as Address, order.purchase_amount.value)
+        .then(
+          (hash) => finish(order, { tx_hash: hash }),
+          (error: DeliveryError) => finish(order, { tx_hash: error.hash ?? '', failure_reason: `The provider could not deliver: ${error.message}` }),
+        )
+        .then(() => order)
+      deliveries.set(order.transaction_id, running)
+    }
+    return running
+  }
+
+  async function place(body: Body): Promise<Order> {
+    const request = quoteRequest(assets, body)
+    const partner = partnerUserId(body.partner_user_id)
+    const wallet = body.wallet_address
+    if (typeof wallet !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(wallet) || !isAddress(wallet, { strict: false }))
+      throw badRequest('wallet_address must be a 0x-prefixed 40-hex-digit address')
+    const declined = request.method === 'CARD' && card(body) === 'decline'
+    const priced = quote(request)
+    const order: Order = {
+      transaction_id: randomUUID(),
+      status: statuses.inProgress,
+      partner_user_id: partner,
+      wallet_address: getAddress(wallet),
+      purchase_currency: request.asset.symbol,
+      purchase_network: request.asset.network,
+      purchase_amount: priced.purchase_amount,
+      payment_total: priced.payment_total,
+      payment_subtotal: priced.payment_subtotal,
+      coinbase_fee: priced.coinbase_fee,
+      network_fee: priced.network_fee,
+      payment_method: request.method,
+      created_at: new Date().toISOString(),
+      tx_hash: '',
+    }
+    orders.push(order)
+    byId.set(order.transaction_id, order)
+    if (declined) finish(order, { failure_reason: declineReason })
+    // A card pays at once; a bank transfer waits for the bank's callback (settle).
+    else if (request.method === 'CARD') await settle(order)
+    return order
+  }
+
+  function find(id: string): Order {
+    const order = byId.get(id)
+    if (!order) throw new HttpError(404, `No order ${id}`)
+    return order
+  }
+
+  function transactions(user: string, query: URLSearchParams) {
+    const partner = partnerUserId(user)
+    const size = query.get('page_size')
+    const pageSize = size === null ? limits.pageSize : Number(size)
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > limits.maxPageSize) throw badRequest(`page_size must be an integer from 1 to ${limits.maxPageSize}`)
+    const mine = orders.filter((o) => o.partner_user_id === partner).reverse()
+    // The page key is the last order of the page before: orders are only added, so it stays in place.
+    const key = query.get('page_key')
+    const from = key ? mine.findIndex((o) => o.transaction_id === key) + 1 : 0
+    if (key && from === 0) throw badRequest('page_key is not one this provider gave')
+    const page = mine.slice(from, from + pageSize)
+    const more = from + pageSize < mine.length
+    return { transactions: page, next_page_key: more ? page.at(-1)!.transaction_id : '', total_count: mine.length }
+  }
+
+  function page(query: URLSearchParams) {
+    return Page.render({ assets, query, settleMs, methods: paymentMethods, currencies: Object.keys(paymentCurrencies), testCards, quote: (r) => quote(quoteRequest(assets, r)), fiatFor })
+  }
+
+  return {
+    options: () => buyOptions(assets),
+    quote: (body: Body) => quote(quoteRequest(assets, body)),
+    place,
+    order: (id: string) => find(id),
+    settle: (id: string) => settle(find(id)),
+    transactions,
+    page,
+    idle: () => Promise.all(deliveries.values()).then(() => undefined),
+  }
+}
+
+function partnerUserId(value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > limits.partnerUserIdLength)
+    throw badRequest(`partner_user_id must be 1 to ${limits.partnerUserIdLength} characters`)
+  return value
+}
+
+/** The test card's outcome, or 400 for anything that is not a well-formed test card. */
+function card(body: Body): 'success' | 'decline' {
+  const number = typeof body.card_number === 'string' ? body.card_number.replace(/[\s-]/g, '') : ''
+  const outcome = number === testCards.success ? 'success' : number === testCards.decline ? 'decline' : undefined
+  if (!outcome) throw badRequest('card_number must be a test card: 4242 4242 4242 4242 (accepted) or 4000 0000 0000 0002 (declined)')
+  const [, month, year] = /^(0[1-9]|1[0-2])\s*\/\s*([0-9]{2})$/.exec(typeof body.card_expiry === 'string' ? body.card_expiry.trim() : '') ?? []
+  const now = new Date()
+  const expired = year !== undefined && (2000 + Number(year)) * 12 + Number(month) - 1 < now.getUTCFullYear() * 12 + now.getUTCMonth()
+  if (!month || expired) throw badRequest('card_expiry must be this month or later, as MM/YY')
+  if (typeof body.card_cvc !== 'string' || !/^[0-9]{3,4}$/.test(body.card_cvc)) throw badRequest('card_cvc must be 3 or 4 digits')
+  return outcome
+}
+
+type DeliveryError = Error & { hash?: Hex }
+
+/**
+ * Sends what was bought from the delivery account and waits for the receipt. One transfer at a time per
+ * chain, so each takes the nonce after the one before.
+ */
+function createDelivery() {
+  const queues = new Map<number, Promise<unknown>>()
+
+  function serial<T>(chainId: number, run: () => Promise<T>): Promise<T> {
+    const next = (queues.get(chainId) ?? Promise.resolve()).then(run)
+    queues.set(chainId, next.catch(() => undefined))
+    return next
+  }
+
+  function clients(chain: Asset['chain'], account = deliveryAccount) {
+    const viemChain = Anvil.viemChain(chain)
+    // anvil mines each transaction at once; the default 4 s polling would only add waiting
+    const client = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl, { retryCount: 0 }), pollingInterval: 50 })
+    const wallet = createWalletClient({ chain: viemChain, transport: http(chain.rpcUrl, { retryCount: 0 }), account })
+    return { client, wallet }
+  }
+
+  async function mined(client: ReturnType<typeof clients>['client'], hash: Hex): Promise<Hex> {
+    const receipt = await client.waitForTransactionReceipt({ hash })
+    if (receipt.status !== 'success') throw Object.assign(new Error(`the transfer ${hash} reverted`), { hash })
+    return hash
+  }
+
+  async function transfer(asset: Asset, to: Address, amount: bigint, account = deliveryAccount): Promise<Hex> {
+    const { client, wallet } = clients(asset.chain, account)
+    const hash =
+      asset.address === ''
+        ? await wallet.sendTransaction({ to, value: amount })
+        : await wallet.writeContract({ address: asset.address, abi: erc20Abi, functionName: 'transfer', args: [to, amount] })
+    return mined(client, hash)
+  }
+
+  // The delivery account holds no tokens until it needs them (see deliveryAccount).
+  async function stock(asset: Asset, amount: bigint) {
+    if (asset.address === '') return
+    const { client } = clients(asset.chain)
+    const read = (owner: Address) => client.readContract({ address: asset.address as Address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+    const held = await read(deliveryAccount.address)
+    if (held >= amount) return
+    const wanted = amount - held + restock * 10n ** BigInt(asset.decimals)
+    const available = await read(stockAccount.address)
+    if (available > 0n) await transfer(asset, deliveryAccount.address, wanted < available ? wanted : available, stockAccount)
+  }
+
+  return {
+    send(asset: Asset, to: Address, value: string): Promise<Hex> {
+      const amount = parseUnits(value, asset.decimals)
+      return serial(asset.chain.id, async () => {
+        try {
+          await stock(asset, amount)
+          return await transfer(asset, to, amount)
+        } catch (error) {
+          const e = error as DeliveryError & { shortMessage?: string }
+          throw Object.assign(new Error(e.shortMessage ?? e.message), e.hash ? { hash: e.hash } : {})
+        }
+      })
+    },
+  }
+}
+
+type Route = { GET?: (app: App, match: string[], query: URLSearchParams) => unknown; POST?: (app: App, match: string[], body: Body) => Promise<unknown> | unknown }
+
+const routes: [RegExp, Route][] = [
+  [/^\/onramp\/v1\/buy\/options$/, { GET: (app) => app.options() }],
+  [/^\/onramp\/v1\/buy\/quote$/, { POST: (app, _, body) => app.quote(body) }],
+  [/^\/onramp\/v1\/buy\/user\/([^/]+)\/transactions$/, { GET: (app, [user], query) => app.transactions(user!, query) }],
+  [/^\/api\/orders$/, { POST: (app, _, body) => app.place(body) }],
+  [/^\/api\/orders\/([^/]+)$/, { GET: (app, [id]) => app.order(id!) }],
+  [/^\/api\/orders\/([^/]+)\/settle$/, { POST: (app, [id]) => app.settle(id!) }],
+]
+
+async function handle(app: App, req: IncomingMessage, res: ServerResponse) {
+  try {
+    // DNS rebinding: a page on another name that resolves to loopback must not place orders.
+    if (!isLoopbackHost(req.headers.host)) throw new HttpError(403, 'Only loopback host names may use the sandbox onramp')
+    const url = new URL(req.url ?? '/', 'http://loopback')
+    const path = url.pathname
+    if (req.method === 'GET' && path === Page.path) return sendPage(res, app.page(url.searchParams))
+    const asset = Page.assets[path]
+    if (req.method === 'GET' && asset) return sendAsset(res, asset)
+    for (const [pattern, route] of routes) {
+      const found = pattern.exec(path)
+      if (!found) continue
+      const match = found.slice(1).map(decode)
+      if (req.method === 'GET' && route.GET) return sendJson(res, 200, route.GET(app, match, url.searchParams))
+      if (req.method === 'POST' && route.POST) return sendJson(res, path === '/api/orders' ? 201 : 200, await route.POST(app, match, await readJson(req)))
+      res.setHeader('allow', route.GET ? 'GET' : 'POST')
+      throw new HttpError(405, `${path} takes ${route.GET ? 'GET' : 'POST'}`)
+    }
+    throw new HttpError(404, `No such endpoint: ${path}`)
+  } catch (error) {
+    if (res.headersSent) return void res.destroy()
+    // A bad buy link is told on a page, as a person opened it.
+    if (error instanceof Page.PageError) return sendPage(res, error.html, 400)
+    const status = error instanceof HttpError ? error.status : 500
+    if (status === 500) console.error('[doorway:onramp]', error)
+    if (status === 413) res.setHeader('connection', 'close')
+    sendJson(res, status, { message: status === 500 ? 'Internal error' : (error as Error).message })
+  }
+}
+
+function decode(part: string): string {
+  try {
+    return decodeURIComponent(part)
+  } catch {
+    throw badRequest('The path is not valid percent-encoding')
+  }
+}
+
+/**
+ * The body as a JSON object. Requiring application/json also keeps other sites out: a cross-origin
+ * fetch with that type needs a CORS preflight, which this server never grants.
+ */
+function readJson(req: IncomingMessage): Promise<Body> {
+  if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) return Promise.reject(new HttpError(415, 'Send a JSON body with content-type: application/json'))
+  const tooLarge = new HttpError(413, `The body must be under ${limits.bodyBytes} bytes`)
+  if (Number(req.headers['content-length'] ?? 0) > limits.bodyBytes) return Promise.reject(tooLarge)
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limits.bodyBytes) reject(tooLarge)
+      else chunks.push(chunk)
+    })
+    req.on('error', reject)
+    req.on('end', () => {
+      if (size > limits.bodyBytes) return
+      let body: unknown
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}')
+      } catch {
+        return reject(badRequest('The body is not valid JSON'))
+      }
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) return reject(badRequest('The body must be a JSON object'))
+      resolve(body as Body)
+    })
+  })
+}
+
+const isLoopback = (host: string) => /^(127(\.\d{1,3}){3}|::1|localhost)$/i.test(host)
+const isLoopbackHost = (header: string | undefined) => header !== undefined && /^(127(\.\d{1,3}){3}|localhost|\[::1\])(:\d{1,5})?$/i.test(header)
+
+const securityHeaders = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' }
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { ...securityHeaders, 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body))
+}
+
+function sendPage(res: ServerResponse, body: string, status = 200) {
+  res.writeHead(status, { ...securityHeaders, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': Page.csp }).end(body)
+}
+
+function sendAsset(res: ServerResponse, asset: { type: string; body: string }) {
+  res.writeHead(200, { ...securityHeaders, 'content-type': asset.type }).end(asset.body)
+}
