@@ -46,6 +46,8 @@ export const views = [
   'SwapPreview',
   'SwapResult',
   'OnRamp',
+  // The buy's progress (issue 12): the provider's page is open; the order is followed to its end.
+  'OnRampProgress',
 ] as const
 export type ViewName = (typeof views)[number]
 

@@ -5,7 +5,8 @@
 import * as S from '@doorway/shared/Schema'
 
 // GET /v1/account/{address}/history (spec §3 Transaction, §7): a page of the account's transactions.
-const operationTypes = ['send', 'receive', 'deposit', 'withdraw', 'borrow', 'repay', 'burn', 'claim', 'mint', 'trade', 'approve', 'execute', 'deploy'] as const
+// 'buy' is an onramp order (spec §7 onramp=coinbase), listed beside the chain's own operations.
+const operationTypes = ['send', 'receive', 'deposit', 'withdraw', 'borrow', 'repay', 'burn', 'claim', 'mint', 'trade', 'approve', 'execute', 'deploy', 'buy'] as const
 export type OperationType = (typeof operationTypes)[number]
 /** A time the api gives as ISO 8601: refused when Date cannot read it, so no row shows 'Invalid Date'. */
 const isoTime: S.Schema<string> = (x): x is string => S.string({ max: 40 })(x) && !Number.isNaN(Date.parse(x))
@@ -36,17 +37,23 @@ const transfer = S.object({
   recipient: S.optional(S.string({ max: 128 })),
 })
 export type Transfer = S.Infer<typeof transfer>
+// An onramp order's own state at the provider (history with onramp=coinbase), and its words on a failure.
+export const onrampStatuses = ['ONRAMP_TRANSACTION_STATUS_SUCCESS', 'ONRAMP_TRANSACTION_STATUS_FAILED', 'ONRAMP_TRANSACTION_STATUS_IN_PROGRESS'] as const
+export type OnrampStatus = (typeof onrampStatuses)[number]
 const transaction = S.object({
   id: S.string({ min: 1, max: 256 }),
   metadata: S.object({
     operationType: S.oneOf(operationTypes),
-    hash: S.string({ min: 1, max: 128 }),
+    // An onramp order not paid yet has no transaction: its hash is empty.
+    hash: S.string({ max: 128 }),
     minedAt: isoTime,
     sentFrom: S.string({ max: 128 }),
     sentTo: S.string({ max: 128 }),
     status: S.literal('confirmed', 'failed', 'pending'),
     nonce: S.number,
     chain: S.string({ max: 80 }),
+    onrampStatus: S.optional(S.oneOf(onrampStatuses)),
+    failureReason: S.optional(S.string({ max: 512 })),
   }),
   transfers: S.array(transfer, 64),
 })

@@ -45,22 +45,6 @@ describe('create', () => {
     await expect(client.balances('0xabc', {})).rejects.toThrow('Unexpected answer from /v1/account/0xabc/balance')
   })
 
-  test('behavior: onramp options fall back to the built-in sample options (spec §8)', async () => {
-    const { client } = setup(() => json({ message: 'down' }, 500))
-    const options = await client.onrampOptions()
-    expect(options.paymentCurrencies.map((c) => [c.id, c.payment_method_limits])).toEqual([
-      ['USD', [{ id: 'card', min: '10.00', max: '7500.00' }, { id: 'ACH_BANK_ACCOUNT', min: '10.00', max: '25000.00' }]],
-      ['EUR', [{ id: 'card', min: '10.00', max: '7500.00' }, { id: 'ACH_BANK_ACCOUNT', min: '10.00', max: '25000.00' }]],
-    ])
-  })
-
-  test('behavior: the onramp quote falls back to the mocked quote (spec §8)', async () => {
-    const { client } = setup(() => Promise.reject(new TypeError('network down')))
-    const quote = await client.onrampQuote({ purchaseCurrency: 'ETH', paymentCurrency: 'USD', amount: '100', network: 'ethereum' })
-    expect(quote.quoteId).toBe('mocked-quote-id')
-    expect(quote.paymentTotal).toEqual({ amount: '100', currency: 'USD' })
-  })
-
   test('error: a call that never answers times out', async () => {
     vi.useFakeTimers()
     const { client } = setup((_, init) => new Promise((_, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason))))
@@ -233,6 +217,37 @@ describe('history', () => {
     await expect(client.history(alice, { chainId: 'eip155:31337' })).rejects.toThrow(`Unexpected answer from /v1/account/${alice}/history`)
   })
 
+  // issue 12: the onramp orders (onramp=coinbase) are 'buy' entries with the provider's status.
+  const bought = {
+    id: 'onramp:o1',
+    metadata: {
+      ...sent.metadata,
+      operationType: 'buy',
+      nonce: 0,
+      status: 'failed',
+      onrampStatus: 'ONRAMP_TRANSACTION_STATUS_FAILED',
+      failureReason: 'The card was declined',
+    },
+    transfers: [{ fungible_info: { name: 'Ether', symbol: 'ETH' }, direction: 'in', quantity: { numeric: '0.0328' }, recipient: alice }],
+  }
+  test.each<[string, object]>([
+    ['a failed order with its reason', bought],
+    ['an order in progress without a transaction yet', { ...bought, metadata: { ...bought.metadata, hash: '', status: 'pending', onrampStatus: 'ONRAMP_TRANSACTION_STATUS_IN_PROGRESS', failureReason: undefined } }],
+    ['a completed order', { ...bought, metadata: { ...bought.metadata, status: 'confirmed', onrampStatus: 'ONRAMP_TRANSACTION_STATUS_SUCCESS', failureReason: undefined } }],
+  ])('behavior: an onramp entry is read: %s', async (_, entry) => {
+    const { client } = setup(() => json({ data: [entry], next: null }))
+    await expect(client.history(alice, { chainId: 'eip155:31337', onramp: 'coinbase' })).resolves.toEqual({ data: [entry], next: null })
+  })
+
+  test.each<[string, object]>([
+    ['an unknown onramp status', { onrampStatus: 'ONRAMP_TRANSACTION_STATUS_LOST' }],
+    ['a reason that is not text', { failureReason: { code: 1 } }],
+    ['a reason above 512 characters', { failureReason: 'x'.repeat(513) }],
+  ])('error: an onramp entry with %s is refused', async (_, metadata) => {
+    const { client } = setup(() => json({ data: [{ ...bought, metadata: { ...bought.metadata, ...metadata } }], next: null }))
+    await expect(client.history(alice, { chainId: 'eip155:31337', onramp: 'coinbase' })).rejects.toThrow('Unexpected answer')
+  })
+
   test('error: a 400 carries the status and the api message', async () => {
     const { client } = setup(() => json({ message: 'Invalid cursor' }, 400))
     await expect(client.history(alice, { chainId: 'eip155:31337', cursor: 'bad' })).rejects.toMatchObject({ status: 400, message: 'Invalid cursor', reason: 'Invalid cursor' })
@@ -379,5 +394,96 @@ describe('swap calls (issue 11)', () => {
     const { client, init } = setup(() => json({ fungibles: [fungible] }))
     await expect(client.prices(['eip155:31337:native'])).resolves.toEqual([fungible])
     expect(JSON.parse(init().body as string)).toEqual({ currency: 'usd', addresses: ['eip155:31337:native'], projectId: 'p1' })
+  })
+})
+
+describe('onramp calls (issue 12)', () => {
+  const liveOptions = {
+    purchaseCurrencies: [{ id: 'ETH', name: 'Ether', symbol: 'ETH', networks: [{ name: 'eip155:31337', display_name: 'Anvil', chain_id: '31337', contract_address: '' }] }],
+    paymentCurrencies: [{ id: 'USD', payment_method_limits: [{ id: 'card', min: '20.00', max: '500.00' }] }],
+  }
+  const quote = {
+    coinbaseFee: { amount: '1.00', currency: 'USD' },
+    networkFee: { amount: '0.50', currency: 'USD' },
+    paymentSubtotal: { amount: '98.50', currency: 'USD' },
+    paymentTotal: { amount: '100.00', currency: 'USD' },
+    purchaseAmount: { amount: '0.03283333', currency: 'ETH' },
+    quoteId: 'q1',
+  }
+  const request = { purchaseCurrency: 'ETH', paymentCurrency: 'USD', amount: '100.00', network: 'eip155:31337', paymentMethod: 'card' as const }
+
+  test('behavior: GET /v1/onramp/options: the live options, not marked as the fallback', async () => {
+    const { client, url } = setup(() => json(liveOptions))
+    await expect(client.onrampOptions()).resolves.toEqual({ options: liveOptions, fallback: false })
+    expect(url().pathname).toBe('/v1/onramp/options')
+    expect(url().searchParams.get('projectId')).toBe('p1')
+  })
+
+  test.each([
+    ['a server error', () => json({ message: 'down' }, 500)],
+    ['a network failure', () => Promise.reject(new TypeError('network down'))],
+    ['an answer of the wrong shape', () => json({ purchaseCurrencies: 'none' })],
+  ])('behavior: on %s, the built-in sample options, marked as the fallback (spec §8)', async (_, answer) => {
+    const { client } = setup(answer)
+    const { options, fallback } = await client.onrampOptions()
+    expect(fallback).toBe(true)
+    expect(options.paymentCurrencies.map((c) => [c.id, c.payment_method_limits])).toEqual([
+      ['USD', [{ id: 'card', min: '10.00', max: '7500.00' }, { id: 'ACH_BANK_ACCOUNT', min: '10.00', max: '25000.00' }]],
+      ['EUR', [{ id: 'card', min: '10.00', max: '7500.00' }, { id: 'ACH_BANK_ACCOUNT', min: '10.00', max: '25000.00' }]],
+    ])
+  })
+
+  test('behavior: POST /v1/onramp/quote with the payment method', async () => {
+    const { client, url, init } = setup(() => json(quote))
+    await expect(client.onrampQuote(request)).resolves.toEqual(quote)
+    expect([init().method, url().pathname, url().searchParams.get('projectId')]).toEqual(['POST', '/v1/onramp/quote', 'p1'])
+    expect(JSON.parse(init().body as string)).toEqual(request)
+  })
+
+  test('behavior: a failed quote falls back to the mocked quote (spec §8)', async () => {
+    const { client } = setup(() => Promise.reject(new TypeError('network down')))
+    const mocked = await client.onrampQuote(request)
+    expect(mocked.quoteId).toBe('mocked-quote-id')
+    expect(mocked.paymentTotal).toEqual({ amount: '100.00', currency: 'USD' })
+  })
+
+  test('behavior: a cancelled quote rejects rather than falling back', async () => {
+    const { client } = setup((_, init) => new Promise((_, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason))))
+    const controller = new AbortController()
+    const pending = client.onrampQuote(request, controller.signal)
+    controller.abort(new DOMException('newer quote', 'AbortError'))
+    await expect(pending).rejects.toThrow('newer quote')
+  })
+
+  test('behavior: POST /v1/generators/onrampurl sends the body and gives the url', async () => {
+    const body = {
+      destinationWallets: [{ address: '0xabc', blockchains: ['eip155:31337'], assets: ['ETH'] }],
+      defaultNetwork: 'eip155:31337',
+      partnerUserId: '0xabc',
+      defaultExperience: 'buy' as const,
+      presetFiatAmount: 100,
+    }
+    const { client, url, init } = setup(() => json({ url: 'http://127.0.0.1:8793/buy?session=1' }))
+    await expect(client.onrampUrl(body)).resolves.toBe('http://127.0.0.1:8793/buy?session=1')
+    expect([init().method, url().pathname]).toEqual(['POST', '/v1/generators/onrampurl'])
+    expect(JSON.parse(init().body as string)).toEqual(body)
+  })
+
+  test.each([
+    ['an empty url (unsupported network, spec §7)', { url: '' }, ''],
+  ])('behavior: %s is given as it is', async (_, answer, expected) => {
+    const { client } = setup(() => json(answer))
+    await expect(client.onrampUrl({ destinationWallets: [], defaultNetwork: 'eip155:1', partnerUserId: 'x', defaultExperience: 'buy' })).resolves.toBe(expected)
+  })
+
+  test.each([['javascript:alert(1)'], ['data:text/html,hi']])('error: a url that is not http(s) is refused: %s', async (bad) => {
+    const { client } = setup(() => json({ url: bad }))
+    await expect(client.onrampUrl({ destinationWallets: [], defaultNetwork: 'eip155:1', partnerUserId: 'x', defaultExperience: 'buy' })).rejects.toThrow('Unexpected answer')
+  })
+
+  test('param: history asks for the onramp orders with onramp=coinbase', async () => {
+    const { client, url } = setup(() => json({ data: [], next: null }))
+    await client.history('0xabc', { chainId: 'eip155:31337', onramp: 'coinbase' })
+    expect(Object.fromEntries(url().searchParams)).toMatchObject({ onramp: 'coinbase', chainId: 'eip155:31337' })
   })
 })

@@ -6,7 +6,7 @@
 import type { ChainId } from '@doorway/shared/Caip'
 import * as Constants from '@doorway/shared/Constants'
 import * as S from '@doorway/shared/Schema'
-import * as Fallbacks from './fallbacks.js'
+import type { QuoteRequest, UrlRequest } from './fallbacks.js'
 
 export const timeoutMs = 10_000
 
@@ -73,6 +73,9 @@ const accountPages = () => import('./accountPages.js')
 // The swap answers' schemas likewise load with the Swap chunk.
 export type { ApproveTransaction, Quote, SwapToken, SwapTransaction } from './swapCalls.js'
 const swapCalls = () => import('./swapCalls.js')
+// The onramp's schemas and spec §8 fallbacks likewise load with the OnRamp chunk.
+export type { OnrampNetwork, OnrampOptions, OnrampQuote, PaymentMethod, PurchaseCurrency, QuoteRequest as OnrampQuoteRequest, UrlRequest as OnrampUrlRequest } from './fallbacks.js'
+const onrampCalls = () => import('./fallbacks.js')
 
 export type AnalyticsEvent = { eventId: string; url: string; domain: string; timestamp: number; props: Record<string, unknown> }
 
@@ -83,6 +86,8 @@ export function create(options: create.Options) {
 
   /** The generic HTTP client of spec §7: GET, POST, PUT, DELETE with JSON bodies, optional clientId. */
   async function http<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, check: S.Schema<T>, init: Request = {}): Promise<T> {
+    // A call cancelled before it starts (e.g. while a schema chunk loaded) asks nothing.
+    init.signal?.throwIfAborted()
     const url = new URL(path, baseUrl)
     const query = { projectId, st: sdkType, sv: sdkVersion, ...init.query, clientId: init.clientId }
     for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value))
@@ -107,10 +112,13 @@ export function create(options: create.Options) {
       const query = { currency: Constants.priceCurrency, chainId: params.chainId, forceUpdate: params.forceUpdate || undefined }
       return http('GET', `/v1/account/${address}/balance`, balances, { query, signal }).then((r) => r.balances)
     },
-    /** spec §7 GET /v1/account/{account}/history: one page, newest first; `cursor` is the previous page's `next`. */
-    async history(address: string, params: { chainId: ChainId; cursor?: string | undefined }, signal?: AbortSignal) {
+    /**
+     * spec §7 GET /v1/account/{account}/history: one page, newest first; `cursor` is the previous page's
+     * `next`. With `onramp: 'coinbase'`, the account's onramp orders ('buy').
+     */
+    async history(address: string, params: { chainId: ChainId; cursor?: string | undefined; onramp?: 'coinbase' | undefined }, signal?: AbortSignal) {
       const { historyPage } = await accountPages()
-      const query = { chainId: params.chainId, cursor: params.cursor || undefined }
+      const query = { chainId: params.chainId, cursor: params.cursor || undefined, onramp: params.onramp }
       return http('GET', `/v1/account/${encodeURIComponent(address)}/history`, historyPage, { query, signal })
     },
     /** GET /v1/account/{address}/nfts: one page of the NFTs the account holds on `chainId`. */
@@ -185,13 +193,32 @@ export function create(options: create.Options) {
     sendEvent(event: AnalyticsEvent) {
       return http('POST', '/e', S.unknown, { body: event })
     },
-    /** spec §8: onramp options fall back to the built-in sample options on failure. */
-    onrampOptions() {
-      return http('GET', '/v1/onramp/options', Fallbacks.isOnrampOptions).catch(() => Fallbacks.onrampOptions)
+    /**
+     * spec §7 GET /v1/onramp/options; spec §8: on failure, the built-in sample options, and `fallback`
+     * says so (the view shows it, and offers no Buy on them). A cancelled call is not a failure.
+     */
+    async onrampOptions(signal?: AbortSignal) {
+      const { isOnrampOptions, onrampOptions } = await onrampCalls()
+      return http('GET', '/v1/onramp/options', isOnrampOptions, { signal }).then(
+        (options) => ({ options, fallback: false }),
+        (error: unknown) => {
+          if (signal?.aborted) throw error
+          return { options: onrampOptions, fallback: true }
+        },
+      )
     },
-    /** spec §8: the onramp quote falls back to a mocked quote with id mocked-quote-id. */
-    onrampQuote(body: { purchaseCurrency: string; paymentCurrency: string; amount: string; network: string }) {
-      return http('POST', '/v1/onramp/quote', Fallbacks.isOnrampQuote, { body }).catch(() => Fallbacks.mockedQuote(body))
+    /** spec §7 POST /v1/onramp/quote; spec §8: on failure, the mocked quote with id mocked-quote-id. A cancelled call rejects. */
+    async onrampQuote(body: QuoteRequest, signal?: AbortSignal) {
+      const { isOnrampQuote, mockedQuote } = await onrampCalls()
+      return http('POST', '/v1/onramp/quote', isOnrampQuote, { body, signal }).catch((error: unknown) => {
+        if (signal?.aborted) throw error
+        return mockedQuote(body)
+      })
+    },
+    /** spec §7 POST /v1/generators/onrampurl: the provider's buy page ('' where the network is unsupported). */
+    async onrampUrl(body: UrlRequest, signal?: AbortSignal) {
+      const { isOnrampUrl } = await onrampCalls()
+      return http('POST', '/v1/generators/onrampurl', isOnrampUrl, { body, signal }).then((r) => r.url)
     },
   }
 }

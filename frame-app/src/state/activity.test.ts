@@ -7,6 +7,7 @@ import type { Connector } from '../connectors/Connector.js'
 import {
   byYear,
   fetchHistoryAtom,
+  recordOnrampAtom,
   hasPendingAtom,
   historyAtom,
   historyFailedAtom,
@@ -57,9 +58,9 @@ const page = (data: Client.Transaction[], next: string | null = null) => ({ data
 
 const anvil = (caipNetworkId: Caip.ChainId) => ({ caipNetworkId, name: caipNetworkId, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, testnet: true })
 
-function connected(chainId: Caip.ChainId = 'eip155:31337') {
+function connected(chainId: Caip.ChainId = 'eip155:31337', features: object = { analytics: false }) {
   const store = createStore()
-  store.set(configAtom, { networks: [anvil('eip155:31337'), anvil('eip155:31338')], projectId: 'p', sdkType: 'appkit', sdkVersion: 'v', features: { analytics: false } } as unknown as Protocol.Config)
+  store.set(configAtom, { networks: [anvil('eip155:31337'), anvil('eip155:31338')], projectId: 'p', sdkType: 'appkit', sdkVersion: 'v', features } as unknown as Protocol.Config)
   store.set(accountAtom, { connector: {} as Connector, address: alice, chainId })
   const history = vi.spyOn(store.get(apiAtom), 'history')
   return { store, history }
@@ -338,5 +339,95 @@ describe('pending sends', () => {
       { hash, chainId: 'eip155:31337', from: alice, to: bob, token: { name: 'USD Coin', symbol: 'USDC', iconUrl: usdc.iconUrl }, amount: '25.5', sentAt: sentAt.getTime() },
     ])
     expect(store.get(historyAtom).transactions.map((t) => [t.metadata.hash, t.metadata.status])).toEqual([[hash, 'pending']])
+  })
+})
+
+describe("onramp orders (issue 12: History state's coinbaseTransactions)", () => {
+  const march = new Date(2025, 2, 3, 12)
+  const february = new Date(2025, 1, 20, 9)
+  /** An onramp order as the api lists it with onramp=coinbase; its transaction's hash is `n`'s. */
+  function bought(n: number, at: Date, state: 'SUCCESS' | 'FAILED' | 'IN_PROGRESS' = 'SUCCESS'): Client.Transaction {
+    const base = tx(n, at)
+    return {
+      ...base,
+      id: `onramp:o${n}`,
+      metadata: {
+        ...base.metadata,
+        operationType: 'buy',
+        hash: state === 'SUCCESS' ? hashOf(n) : '',
+        nonce: 0,
+        status: state === 'SUCCESS' ? 'confirmed' : state === 'FAILED' ? 'failed' : 'pending',
+        onrampStatus: `ONRAMP_TRANSACTION_STATUS_${state}`,
+      },
+    }
+  }
+  const withOnramp = (onramp = true) => connected('eip155:31337', { analytics: false, onramp })
+
+  test('behavior: the first page reads the onramp orders beside the chain history, once, and merges them', async () => {
+    const { store, history } = withOnramp()
+    history.mockImplementation(async (_, params) => (params.onramp ? page([bought(7, march)]) : page([tx(1, february), tx(2, new Date(2025, 2, 5))])))
+    await store.set(fetchHistoryAtom)
+    await vi.runAllTimersAsync()
+    await store.set(fetchHistoryAtom)
+    expect(history.mock.calls.map(([, params]) => params.onramp)).toEqual(['coinbase', undefined, undefined])
+    const state = store.get(historyAtom)
+    expect(state.transactions.map((t) => t.id)).toEqual(['tx2', 'onramp:o7', 'tx1'])
+    expect(state.transactionsByYear[2025]![2]!.map((t) => t.id)).toEqual(['tx2', 'onramp:o7'])
+  })
+
+  test('behavior: coinbaseTransactions groups the orders by year and month, newest first', () => {
+    const { store } = withOnramp()
+    store.set(recordOnrampAtom, { address: alice, chainId: 'eip155:31337', transactions: [bought(1, february), bought(2, march), bought(3, new Date(2025, 2, 9), 'FAILED'), bought(4, new Date(2024, 11, 30))] })
+    const { coinbaseTransactions, empty } = store.get(historyAtom)
+    const ids = (list: Client.Transaction[] | undefined) => list?.map((t) => t.id)
+    expect(Object.keys(coinbaseTransactions)).toEqual(['2024', '2025'])
+    expect(ids(coinbaseTransactions[2025]![2])).toEqual(['onramp:o3', 'onramp:o2'])
+    expect(ids(coinbaseTransactions[2025]![1])).toEqual(['onramp:o1'])
+    expect(ids(coinbaseTransactions[2024]![11])).toEqual(['onramp:o4'])
+    expect(empty).toBe(false)
+  })
+
+  test('behavior: a newer listing of an order replaces the older; only buys of this account and chain are kept', () => {
+    const { store } = withOnramp()
+    store.set(recordOnrampAtom, { address: alice, chainId: 'eip155:31337', transactions: [bought(1, march, 'IN_PROGRESS')] })
+    store.set(recordOnrampAtom, { address: alice, chainId: 'eip155:31337', transactions: [bought(1, march), tx(9, march), { ...bought(2, march), metadata: { ...bought(2, march).metadata, chain: 'eip155:1' } }] })
+    store.set(recordOnrampAtom, { address: bob, chainId: 'eip155:31337', transactions: [bought(3, march)] })
+    const listed = store.get(historyAtom).transactions
+    expect(listed.map((t) => [t.id, t.metadata.onrampStatus])).toEqual([['onramp:o1', 'ONRAMP_TRANSACTION_STATUS_SUCCESS']])
+  })
+
+  test("behavior: the provider's transfer, listed by the chain as a receive, gives way to its order", async () => {
+    const { store, history } = withOnramp()
+    history.mockImplementation(async (_, params) => (params.onramp ? page([bought(5, march)]) : page([tx(5, march), tx(6, february)])))
+    await store.set(fetchHistoryAtom)
+    await vi.runAllTimersAsync()
+    expect(store.get(historyAtom).transactions.map((t) => [t.id, t.metadata.operationType])).toEqual([
+      ['onramp:o5', 'buy'],
+      ['tx6', 'receive'],
+    ])
+  })
+
+  test('behavior: a failed read of the orders is quiet and asked again with the next first page', async () => {
+    const { store, history } = withOnramp()
+    let fail = true
+    history.mockImplementation(async (_, params) => {
+      if (params.onramp && fail) throw new Client.ApiError(502, 'down')
+      return params.onramp ? page([bought(1, march)]) : page([tx(2, february)])
+    })
+    await store.set(fetchHistoryAtom)
+    await vi.runAllTimersAsync()
+    expect(store.get(historyAtom).transactions.map((t) => t.id)).toEqual(['tx2'])
+    expect(store.get(toastAtom).toast).toBeNull()
+    fail = false
+    await store.set(fetchHistoryAtom)
+    await vi.runAllTimersAsync()
+    expect(store.get(historyAtom).transactions.map((t) => t.id)).toEqual(['onramp:o1', 'tx2'])
+  })
+
+  test('param: with features.onramp off, no onramp orders are asked for', async () => {
+    const { store, history } = withOnramp(false)
+    history.mockResolvedValue(page([tx(1, february)]))
+    await store.set(fetchHistoryAtom)
+    expect(history.mock.calls.map(([, params]) => params.onramp)).toEqual([undefined])
   })
 })

@@ -1,7 +1,8 @@
 /**
  * The Activity tab's state (spec §3 History state): the connected account's transactions on the connected
  * chain from the api, a page at a time by its cursor, and the sends of this modal that the api has not
- * indexed yet. Part of the Activity chunk (and of Send's, for the pending hook).
+ * indexed yet, and the account's onramp orders (spec §7 onramp=coinbase). Part of the Activity chunk (and
+ * of Send's and the OnRamp's, for their hooks).
  *
  * The state belongs to one account on one chain: another account or chain reads as a fresh state, and an
  * answer for the one before is dropped.
@@ -12,6 +13,7 @@ import { errors } from '@doorway/shared/Messages'
 import { atom, type Getter } from 'jotai'
 import type { Transaction } from '../api/client.js'
 import { apiAtom } from './api.js'
+import { featuresAtom } from './config.js'
 import { accountAtom } from './connection.js'
 import { activeNetworkAtom } from './network.js'
 import { showToastAtom } from './toasts.js'
@@ -22,7 +24,7 @@ export type TransactionsByYear = Record<number, Record<number, Transaction[]>>
 /** spec §3 History state. `transactions` holds this modal's pending sends first, then the api's entries. */
 export type History = {
   transactions: Transaction[]
-  /** Onramp purchases (spec §7 onramp=coinbase): empty until the onramp records them. */
+  /** Onramp orders (spec §7 onramp=coinbase) by year and month; they are among `transactions` too. */
   coinbaseTransactions: TransactionsByYear
   transactionsByYear: TransactionsByYear
   next: string | undefined
@@ -57,13 +59,19 @@ type Loaded = {
 const initial = (key: string): Loaded => ({ key, transactions: [], next: undefined, pages: 0, loading: false, empty: false, failed: false })
 const loadedAtom = atom<Loaded>(initial(''))
 
+/** The onramp orders of each account and chain (by scope key), as the api last listed them. */
+type Onramp = { transactions: Transaction[]; fetched: boolean }
+const onrampAtom = atom<Record<string, Onramp>>({})
+const keyOf = (address: string, chainId: ChainId) => `${address.toLowerCase()}|${chainId}`
+const onrampFor = (get: Getter, key: string): Onramp => get(onrampAtom)[key] ?? { transactions: [], fetched: false }
+
 /** The sends of this modal not yet replaced by the api's entry. */
 export const pendingAtom = atom<Pending[]>([])
 
 /** The account and chain history is read for (spec §5: an address, and the connected chain). */
 const scopeOf = (get: Getter) => {
   const account = get(accountAtom)
-  return account && { address: account.address, chainId: account.chainId, key: `${account.address.toLowerCase()}|${account.chainId}` }
+  return account && { address: account.address, chainId: account.chainId, key: keyOf(account.address, account.chainId) }
 }
 const loadedFor = (get: Getter, key: string) => {
   const loaded = get(loadedAtom)
@@ -86,15 +94,16 @@ export const historyAtom = atom((get): History => {
   const scope = scopeOf(get)
   const loaded = loadedFor(get, scope?.key ?? '')
   const pending = get(shownPendingAtom)
-  const transactions = [...pending.map(fromPending), ...loaded.transactions]
+  const onramp = onrampFor(get, scope?.key ?? '').transactions
+  const transactions = [...pending.map(fromPending), ...withOnramp(loaded.transactions, onramp)]
   return {
     transactions,
-    coinbaseTransactions: {},
+    coinbaseTransactions: byYear(onramp),
     transactionsByYear: byYear(transactions),
     next: loaded.next,
     loading: loaded.loading,
-    // A pending send is something to show, even before the api lists anything.
-    empty: loaded.empty && pending.length === 0,
+    // A pending send or an onramp order is something to show, even before the api lists anything else.
+    empty: loaded.empty && pending.length === 0 && onramp.length === 0,
   }
 })
 
@@ -116,6 +125,7 @@ export const fetchHistoryAtom = atom(null, async (get, set, page: 'first' | 'nex
   // spec §7: an unsupported network answers empty, without calling.
   if (!get(activeNetworkAtom)) return set(loadedAtom, { ...initial(scope.key), empty: true })
   set(loadedAtom, { ...before, loading: true, failed: false })
+  if (page === 'first') void set(fetchOnrampAtom)
   try {
     const answer = await get(apiAtom).history(scope.address, { chainId: scope.chainId, cursor: page === 'next' ? before.next : undefined })
     // The account or chain may have changed while the answer travelled: it is not theirs.
@@ -137,6 +147,48 @@ export const fetchHistoryAtom = atom(null, async (get, set, page: 'first' | 'nex
     set(showToastAtom, { variant: 'error', message: errors.fetchTransactionsFailed })
   }
 })
+
+/**
+ * Reads the account's onramp orders (spec §7 onramp=coinbase) once per account and chain, beside the
+ * first page, when the dapp has the onramp on. A failure leaves them out quietly (the chain's own
+ * history still shows, with its own failure toast) and the next first page asks again.
+ */
+const fetchOnrampAtom = atom(null, async (get, set) => {
+  const scope = scopeOf(get)
+  if (!scope || !get(featuresAtom)?.onramp || onrampFor(get, scope.key).fetched) return
+  const mark = (fetched: boolean) => set(onrampAtom, (all) => ({ ...all, [scope.key]: { ...onrampFor(get, scope.key), fetched } }))
+  mark(true)
+  try {
+    const answer = await get(apiAtom).history(scope.address, { chainId: scope.chainId, onramp: 'coinbase' })
+    set(recordOnrampAtom, { address: scope.address, chainId: scope.chainId, transactions: answer.data })
+  } catch {
+    mark(false)
+  }
+})
+
+/**
+ * Records the onramp orders the api listed for an account and chain (the Activity tab's read, or the
+ * buy's progress following its order): a newer listing of an order replaces the older one.
+ */
+export const recordOnrampAtom = atom(null, (get, set, listed: { address: string; chainId: ChainId; transactions: readonly Transaction[] }) => {
+  const key = keyOf(listed.address, listed.chainId)
+  const fresh = visible(listed.transactions, listed.chainId).filter((t) => t.metadata.operationType === 'buy')
+  set(onrampAtom, (all) => {
+    const before = all[key] ?? { transactions: [], fetched: false }
+    return { ...all, [key]: { ...before, transactions: dedupe([...fresh, ...before.transactions]) } }
+  })
+})
+
+/**
+ * The chain's entries with the onramp orders among them, newest first. An order's own transaction (the
+ * provider's transfer, listed by the chain as a receive) gives way to the order, which says more.
+ */
+function withOnramp(chain: readonly Transaction[], onramp: readonly Transaction[]): Transaction[] {
+  if (!onramp.length) return [...chain]
+  const hashes = new Set(onramp.map((t) => t.metadata.hash.toLowerCase()).filter(Boolean))
+  const rest = chain.filter((t) => !hashes.has(t.metadata.hash.toLowerCase()))
+  return dedupe([...onramp, ...rest]).sort((a, b) => Date.parse(b.metadata.minedAt) - Date.parse(a.metadata.minedAt))
+}
 
 /** Records a send the wallet has just returned a hash for: it shows at once as pending. */
 export const recordPendingAtom = atom(null, (_get, set, pending: Omit<Pending, 'sentAt'>) => {

@@ -38,7 +38,10 @@ export type Route =
   /** Approve (when the allowance is short), then swap; each asks the wallet. */
   | { view: 'SwapPreview' }
   | { view: 'SwapResult'; hash: `0x${string}`; chainId: ChainId }
+  /** The buy form (issue 12): asset, currency, amount, payment method, and a live quote. */
   | { view: 'OnRamp' }
+  /** The buy of `order` (state/onramp.ts ordersAtom): the provider's page is open, the order is followed. */
+  | { view: 'OnRampProgress'; order: string }
 
 // Both directions: every route is a protocol view and every protocol view has a route.
 type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never

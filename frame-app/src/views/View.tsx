@@ -31,6 +31,10 @@ const sendStep = <K extends keyof Awaited<ReturnType<typeof loadSendViews>>>(nam
 const loadSwapViews = () => import('./Swap/index.js')
 const swapStep = <K extends keyof Awaited<ReturnType<typeof loadSwapViews>>>(name: K) =>
   lazy(() => loadSwapViews().then((m) => ({ default: m[name] })))
+// The onramp's form and progress likewise (issue 12).
+const loadOnRampViews = () => import('./OnRamp/index.js')
+const onRampStep = <K extends keyof Awaited<ReturnType<typeof loadOnRampViews>>>(name: K) =>
+  lazy(() => loadOnRampViews().then((m) => ({ default: m[name] })))
 
 export const views: { [V in Route['view']]: Definition<V> } = {
   Connect: { component: Connect },
@@ -61,7 +65,8 @@ export const views: { [V in Route['view']]: Definition<V> } = {
   SwapSelectToken: { component: swapStep('SwapSelectToken'), feature: 'swaps' },
   SwapPreview: { component: swapStep('SwapPreview'), feature: 'swaps' },
   SwapResult: { component: swapStep('SwapResult'), feature: 'swaps' },
-  OnRamp: { component: lazy(() => import('./OnRamp/OnRamp.js')), feature: 'onramp' },
+  OnRamp: { component: onRampStep('OnRamp'), feature: 'onramp' },
+  OnRampProgress: { component: onRampStep('OnRampProgress'), feature: 'onramp' },
 }
 
 export function View({ route }: { route: Route }) {

@@ -106,3 +106,27 @@ describe('titles, status and links', () => {
     expect(summary).toMatch(/^Sent, To 0x7099…79C8, -1\.235 ETH, Pending, Jan 5, \d{1,2}:\d\d [AP]M$/)
   })
 })
+
+describe("an onramp order ('buy', issue 12)", () => {
+  const bought = (metadata: Partial<Transaction['metadata']> = {}): Transaction => {
+    const base = tx('buy', [eth('in', '0.03283333')])
+    return { ...base, id: 'onramp:o1', metadata: { ...base.metadata, onrampStatus: 'ONRAMP_TRANSACTION_STATUS_SUCCESS', ...metadata } }
+  }
+
+  test("behavior: titled 'Bought', the asset's name, + the amount at 3 decimals", () => {
+    const entry = bought()
+    expect([Rows.title(entry), Rows.description(entry), Rows.amounts(entry), Rows.statusText(entry)]).toEqual(['Bought', 'Ether', ['+0.033 ETH'], undefined])
+  })
+
+  test("behavior: a failed order says the provider's reason, and Failed", () => {
+    const entry = bought({ status: 'failed', onrampStatus: 'ONRAMP_TRANSACTION_STATUS_FAILED', failureReason: 'Your card was declined' })
+    expect([Rows.description(entry), Rows.statusText(entry)]).toEqual(['Your card was declined', 'Failed'])
+  })
+
+  test('behavior: an order in progress is Pending, with no explorer link before it has a transaction', () => {
+    const entry = bought({ status: 'pending', hash: '', onrampStatus: 'ONRAMP_TRANSACTION_STATUS_IN_PROGRESS' })
+    expect(Rows.statusText(entry)).toBe('Pending')
+    expect(Rows.explorerHref('http://explorer.test', entry.metadata.hash)).toBeUndefined()
+    expect(Rows.explorerHref('http://explorer.test', bought().metadata.hash)).toBe(`http://explorer.test/tx/0x${'ab'.repeat(32)}`)
+  })
+})

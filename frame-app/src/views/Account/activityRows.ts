@@ -49,7 +49,9 @@ export function amounts(transaction: Transaction): string[] {
  * tokens: a swap's two symbols, an NFT's name, the counterparty of a send or receive, else the asset's name.
  */
 export function description(transaction: Transaction): string {
-  const { operationType, sentFrom, sentTo, status } = transaction.metadata
+  const { operationType, sentFrom, sentTo, status, failureReason } = transaction.metadata
+  // A failed onramp order says why, in the provider's words.
+  if (operationType === 'buy' && status === 'failed' && failureReason) return failureReason
   const transfers = tokenTransfers(transaction)
   const short = (address: string) => Address.truncate(address)
   if (!transfers.length)
@@ -83,9 +85,9 @@ const timeFormat = new Intl.DateTimeFormat(Constants.numberLocale, { month: 'sho
 /** The entry's date and time, through Intl. */
 export const time = (transaction: Transaction) => timeFormat.format(new Date(transaction.metadata.minedAt))
 
-/** The transaction on the network's explorer, when the dapp configured one (as SendResult links it). */
+/** The transaction on the network's explorer, when the dapp configured one (as SendResult links it) and there is one (an unpaid onramp order has none). */
 export function explorerHref(explorerUrl: string | undefined, hash: string): string | undefined {
-  return explorerUrl ? `${explorerUrl.replace(/\/$/, '')}/tx/${hash}` : undefined
+  return explorerUrl && hash ? `${explorerUrl.replace(/\/$/, '')}/tx/${hash}` : undefined
 }
 
 /** The entry in one line, for its link's accessible name. */

@@ -1,0 +1,93 @@
+/**
+ * A buy in progress (issue 12): the provider's page was opened from the top window; a link opens it
+ * again (a blocked popup still has a way forward). The order is followed through the history every
+ * 3 s while this view is shown (state/onramp.ts followOrderAtom) to 'Purchase complete', with the amount
+ * and the transaction, or to the provider's reason for a failure and Try again.
+ */
+import * as Address from '@doorway/shared/Address'
+import * as Format from '@doorway/shared/Format'
+import { core, format, ui } from '@doorway/shared/Messages'
+import { useAtomValue, useSetAtom } from 'jotai'
+import { useEffect } from 'react'
+import { Icon } from '../../components/Icon.js'
+import { IconButton } from '../../components/IconButton.js'
+import { Placeholder } from '../../components/Placeholder.js'
+import { useCopy } from '../../components/useCopy.js'
+import { configAtom } from '../../state/config.js'
+import { goBackAtom } from '../../state/modal.js'
+import { followOrderAtom, ordersAtom, retryOrderAtom } from '../../state/onramp.js'
+import * as Rules from '../../state/onrampRules.js'
+import type { RouteOf } from '../../state/routes.js'
+
+export function OnRampProgress({ route }: { route: RouteOf<'OnRampProgress'> }) {
+  const order = useAtomValue(ordersAtom)[route.order]
+  const follow = useSetAtom(followOrderAtom)
+  const retry = useSetAtom(retryOrderAtom)
+  const done = useSetAtom(goBackAtom)
+  const network = useAtomValue(configAtom)?.networks.find((n) => n.caipNetworkId === order?.chainId)
+  const copy = useCopy()
+  useEffect(() => follow(route.order), [follow, route.order])
+  if (!order) return <Placeholder>{core.somethingWentWrong}</Placeholder>
+
+  const { status } = order
+  const open = status === 'waiting' || status === 'sending'
+  const title = open ? ui.onramp.progress : status === 'success' ? ui.onramp.complete : ui.onramp.failed
+  const line = status === 'waiting' ? ui.onramp.waiting : status === 'sending' ? format(ui.onramp.sending, { symbol: order.asset.symbol }) : undefined
+  return (
+    <div className="stack center">
+      <div className="result-status" role="status" data-status={status === 'success' ? 'confirmed' : status === 'failed' ? 'failed' : 'pending'}>
+        {open ? <span className="spinner" aria-hidden="true" /> : <Icon name={status === 'success' ? 'check' : 'alert'} />}
+        <h2>{title}</h2>
+        {line && <p className="muted">{line}</p>}
+      </div>
+      {open && <p className="muted">{ui.onramp.progressHint}</p>}
+      <section className="stack" aria-label={ui.onramp.order}>
+        <dl className="details">
+          <dt>{ui.onramp.pay}</dt>
+          <dd>{Rules.money(order.amount, order.currency)}</dd>
+          <dt>{ui.onramp.method}</dt>
+          <dd>{ui.onramp.methods[Rules.methodKey(order.method)]}</dd>
+          <dt>{ui.onramp.network}</dt>
+          <dd>{order.asset.networkName}</dd>
+          <dt>{status === 'success' ? ui.onramp.received : ui.onramp.get}</dt>
+          <dd>{status === 'success' && order.received ? order.received : `${Format.formatQuantity(order.expected)} ${order.asset.symbol}`}</dd>
+        </dl>
+      </section>
+      {status === 'failed' && (
+        <p className="error" role="alert">
+          {order.failureReason ?? ui.onramp.noReason}
+        </p>
+      )}
+      {status === 'success' && order.hash && (
+        <>
+          <div className="identity-address">
+            <span aria-label={ui.send.hash} title={order.hash}>
+              {Address.truncate(order.hash, { start: 6, end: 6 })}
+            </span>
+            <IconButton label={ui.send.copyHash} icon="copy" onClick={() => copy(order.hash!, { copied: ui.send.hashCopied, failed: ui.send.copyFailed })} />
+          </div>
+          {network?.explorerUrl && (
+            <a className="secondary-button" href={`${network.explorerUrl.replace(/\/$/, '')}/tx/${order.hash}`} target="_blank" rel="noopener noreferrer">
+              {ui.send.explorer}
+            </a>
+          )}
+        </>
+      )}
+      {open && (
+        <a className="primary-button" href={order.url} target="_blank" rel="noopener noreferrer">
+          {ui.onramp.continue}
+        </a>
+      )}
+      {status === 'failed' && (
+        <button type="button" className="primary-button" onClick={() => void retry(order.id)}>
+          {ui.onramp.tryAgain}
+        </button>
+      )}
+      {status === 'success' && (
+        <button type="button" className="primary-button" onClick={done}>
+          {ui.send.done}
+        </button>
+      )}
+    </div>
+  )
+}
