@@ -46,6 +46,11 @@ describe('local', () => {
     expect(config.networks['eip155:31337']?.exchange).toEqual(exchange['eip155:31337'])
     expect(config.networks['eip155:31338']).not.toHaveProperty('exchange')
   })
+
+  test('behavior: the devnet’s sandbox onramp is the onramp provider; without one there is none', () => {
+    expect(Config.local({ ...stack, onrampUrl: 'http://127.0.0.1:9793' }, {}).onramp).toEqual({ providerUrl: 'http://127.0.0.1:9793' })
+    expect(Config.local(stack, {})).not.toHaveProperty('onramp')
+  })
 })
 
 describe('load', () => {

@@ -1,6 +1,6 @@
 /**
  * What an operator configures (issue 4): networks (CAIP-2 id → JSON-RPC URL, native currency, testnet
- * flag, known tokens), projects (projectId → allowed host origins), prices, and storage. From a JSON
+ * flag, known tokens), projects (projectId → allowed host origins), prices, storage, and the onramp provider. From a JSON
  * file named by DOORWAY_API_CONFIG, else the local stack's (devnet/src/start.ts, api/src/main.ts).
  */
 import { readFileSync } from 'node:fs'
@@ -39,6 +39,12 @@ export type Config = {
    * NFT metadata and images may be fetched from hosts on loopback or private addresses (absent: no).
    */
   indexer?: { pollMs?: number; metadataPrivateHosts?: boolean }
+  /**
+   * The onramp provider behind /v1/onramp/*, /v1/generators/onrampurl and history's onramp=coinbase: the
+   * base URL of an API with Coinbase Onramp's contract (the devnet's sandbox locally). Absent: those
+   * answer 502 (the modal falls back, spec §8) and the account has no onramp orders.
+   */
+  onramp?: { providerUrl: string }
 }
 
 /** The operator's JSON file named by DOORWAY_API_CONFIG, else `fallback` (the local stack's). */
@@ -57,6 +63,8 @@ export type LocalStack = {
   nfts?: Partial<Record<ChainId, { address: string; spam: boolean }[]>>
   /** The exchange the devnet deployed on each chain (devnet/src/exchange.ts). */
   exchange?: Partial<Record<ChainId, Exchange>>
+  /** The devnet's sandbox onramp provider (devnet/src/onrampSandbox.ts), if it runs. */
+  onrampUrl?: string
 }
 
 /** The local stack's configuration: its anvil chains, the demo projects, an embedded database. */
@@ -84,5 +92,6 @@ export function local(stack: LocalStack, env: NodeJS.ProcessEnv = process.env): 
     },
     prices: { ETH: 3000, DUSD: 1, DWT: 0.25, DUSDT: 1 },
     storage: { kind: 'embedded', dir: env.DOORWAY_API_DATA ?? '.doorway/api-data' },
+    ...(stack.onrampUrl && { onramp: { providerUrl: stack.onrampUrl } }),
   }
 }

@@ -10,6 +10,8 @@ export const ports = {
   /** The embedded wallet's vault (secure-site/server, `--role=vault`): loopback only, called by the secure-site server. */
   vault: port('DOORWAY_VAULT_PORT', 8791),
   testWallet: port('DOORWAY_TEST_WALLET_PORT', 8792),
+  /** The sandbox onramp provider (onrampSandbox.ts): card and bank test payments that deliver devnet funds. */
+  onramp: port('DOORWAY_ONRAMP_PORT', 8793),
   smtp: port('DOORWAY_SMTP_PORT', 2525),
   mail: port('DOORWAY_MAIL_PORT', 8025),
 }
@@ -21,6 +23,8 @@ export const urls = {
   api: `http://127.0.0.1:${ports.api}`,
   relay: `ws://127.0.0.1:${ports.relay}`,
   testWallet: `http://127.0.0.1:${ports.testWallet}/`,
+  /** The sandbox onramp provider's base URL (no trailing slash: the api appends Coinbase's paths). */
+  onramp: `http://127.0.0.1:${ports.onramp}`,
   /** The mail sink's read API: GET /messages?to=ADDRESS. */
   mail: `http://127.0.0.1:${ports.mail}`,
 }

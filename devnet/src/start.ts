@@ -16,6 +16,7 @@ import * as Anvil from './anvil.js'
 import * as Exchange from './exchange.js'
 import * as MailSink from './mailSink.js'
 import * as Nfts from './nfts.js'
+import * as OnrampSandbox from './onrampSandbox.js'
 import * as Relay from './relay.js'
 import * as TestWalletPage from './testWalletPage.js'
 import { apiStack, buildEnv, chains, ports, urls } from './stack.js'
@@ -71,7 +72,10 @@ const { exchange } = await Exchange.deploy({ chains, tokens }).catch(async (erro
   await stopAll()
   throw error
 })
-await launch(() => Api.start(ApiConfig.local({ ...apiStack, tokens, nfts, exchange })))
+// The sandbox onramp provider: the buy page the modal opens, delivering from anvil account 6 (it takes
+// its tokens from account 4, so after the exchange's pools). The api reads its options, quotes and orders.
+const onramp = await launch(() => OnrampSandbox.start({ port: ports.onramp, chains, tokens }))
+await launch(() => Api.start(ApiConfig.local({ ...apiStack, tokens, nfts, exchange, onrampUrl: onramp.url })))
 // The WalletConnect relay stand-in (notes/local-infra.md): same protocol as the hosted one.
 await launch(() => Relay.start({ port: ports.relay }))
 // The mail sink: SMTP in, and a read API for the login codes the embedded wallet mails.
@@ -154,6 +158,7 @@ Doorway local stack is up.
   API:         ${urls.api}
   Relay:       ${urls.relay} (WalletConnect)
   Test wallet: ${testWallet.url} (paste the modal's WalletConnect link)
+  Onramp:      ${onramp.url} (sandbox card and bank provider; test card 4242 4242 4242 4242, declined 4000 0000 0000 0002)
   Mail sink:   smtp://127.0.0.1:${mail.smtp.port}, read mail at ${mail.url}/messages?to=ADDRESS
   Chains:      ${chains.map((c) => `${c.id} ${c.rpcUrl}`).join(', ')}${anvil.reused ? ' (reusing running anvil)' : ''}
 Open the demo and press "Connect Wallet". Ctrl+C stops everything.`)

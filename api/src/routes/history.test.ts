@@ -1,8 +1,11 @@
 import * as Anvil from '../../../devnet/src/anvil.js'
+import * as OnrampSandbox from '../../../devnet/src/onrampSandbox.js'
 import { type Address, formatUnits, getAddress, zeroAddress } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as App from '../app.js'
 import type { Transaction } from '../indexer.js'
+import type { OnrampTransaction } from './onramp.js'
 import type { Storage } from '../storage/Storage.js'
 import { projectId, testChain, testConfig, testDeps, testStorage } from '../testing.js'
 
@@ -20,14 +23,18 @@ const two = testChain(chains[1]!)
 // Addresses the tests make; the configured tokens are known only after they are deployed.
 const made = {} as Record<'me' | 'friend' | 'pager' | 'dusd' | 'dwt' | 'other' | 'swap' | 'deployed', Address>
 
-function app() {
+// The onramp provider the api reads onramp=coinbase from: the devnet's sandbox, delivering on chain one.
+let sandbox: OnrampSandbox.start.ReturnType
+
+/** The api; `providerUrl` null configures no onramp provider. */
+function app(providerUrl: string | null = sandbox.url) {
   const config = testConfig(rpcUrls, {
     'eip155:31337': [
       { address: made.dusd, name: 'Doorway USD', symbol: 'DUSD', decimals: 6 },
       { address: made.dwt, name: 'Doorway Token', symbol: 'DWT', decimals: 18, iconUrl: 'https://icons.test/dwt.png' },
     ],
   })
-  const { deps, calls } = testDeps(config, { storage })
+  const { deps, calls } = testDeps({ ...config, ...(providerUrl && { onramp: { providerUrl } }) }, { storage })
   const api = App.create(deps)
   const history = async (account: string, query: Record<string, string> = {}) => {
     const res = await api.request(`/v1/account/${account}/history?${new URLSearchParams({ projectId, st: 'appkit', sv: 'html-doorway-0.1.0', ...query })}`)
@@ -39,6 +46,7 @@ function app() {
 beforeAll(async () => {
   storage = await testStorage()
   stop = (await Anvil.start({ chains })).stop
+  sandbox = await OnrampSandbox.start({ port: 0, chains: [chains[0]!], tokens: {} })
   const [me, friend, minter, pager] = await Promise.all([one.account(), one.account(), one.account(), one.account()])
   await two.test.setBalance({ address: me.address, value: 10n ** 20n })
   Object.assign(made, { me: me.address, friend: friend.address, pager: pager.address })
@@ -64,6 +72,7 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
+  await sandbox?.stop()
   await storage?.close()
   await stop?.()
 })
@@ -154,11 +163,6 @@ describe('GET /v1/account/:account/history', () => {
     expect(calls).toEqual([])
   })
 
-  test('behavior: onramp=coinbase history is empty (the sandbox records no purchases yet)', async () => {
-    const { history, calls } = app()
-    expect(await history(made.me, { onramp: 'coinbase' })).toEqual({ status: 200, body: { data: [], next: null } })
-    expect(calls).toEqual([])
-  })
 
   test('behavior: an address with no activity has an empty history', async () => {
     const { history } = app()
@@ -181,5 +185,112 @@ describe('GET /v1/account/:account/history', () => {
     expect(Object.keys(res.body)).toEqual(['message'])
     expect(res.body.message).toContain(message)
     expect(calls).toEqual([])
+  })
+})
+
+describe('GET /v1/account/:account/history?onramp=coinbase', () => {
+  const buyer = () => privateKeyToAccount(generatePrivateKey()).address
+  /** An order at the sandbox, as its buy page places one. */
+  async function buy(wallet: Address, change: Record<string, unknown> = {}) {
+    const body = {
+      partner_user_id: wallet,
+      wallet_address: wallet,
+      purchase_currency: 'ETH',
+      purchase_network: 'eip155:31337',
+      payment_amount: '100',
+      payment_currency: 'USD',
+      payment_method: 'CARD',
+      card_number: '4242 4242 4242 4242',
+      card_expiry: '12/99',
+      card_cvc: '123',
+      ...change,
+    }
+    const res = await fetch(`${sandbox.url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    return (await res.json()) as OnrampSandbox.Order
+  }
+  const onramp = (body: { data: unknown[] }) => body.data as OnrampTransaction[]
+
+  test('behavior: the account’s orders at the provider as buys, newest first: success, failure and in progress', async () => {
+    const me = buyer()
+    const paid = await buy(me)
+    const declined = await buy(me, { card_number: '4000 0000 0000 0002', payment_amount: '20' })
+    const bank = await buy(me, { payment_method: 'ACH_BANK_ACCOUNT', payment_amount: '50' })
+    // the modal may write the address in any case: the provider knows the user by its checksummed form
+    const { status, body } = await app().history(me.toLowerCase(), { onramp: 'coinbase' })
+    expect(status).toBe(200)
+    expect(body.next).toBeNull()
+    const sender = new URL(sandbox.url).host
+    const transfer = (numeric: string) => ({
+      fungible_info: { name: 'Ether', symbol: 'ETH', icon: { url: 'http://api.test/public/getTokenImage/ETH' } },
+      direction: 'in',
+      quantity: { numeric },
+      sender,
+      recipient: me,
+    })
+    const common = { operationType: 'buy', sentFrom: sender, sentTo: me, nonce: 0, chain: 'eip155:31337' }
+    expect(onramp(body)).toEqual([
+      {
+        id: `onramp:${bank.transaction_id}`,
+        metadata: { ...common, hash: bank.transaction_id, minedAt: bank.created_at, status: 'pending', onrampStatus: 'ONRAMP_TRANSACTION_STATUS_IN_PROGRESS' },
+        transfers: [transfer('0.01633333')],
+      },
+      {
+        id: `onramp:${declined.transaction_id}`,
+        metadata: { ...common, hash: declined.transaction_id, minedAt: declined.created_at, status: 'failed', onrampStatus: 'ONRAMP_TRANSACTION_STATUS_FAILED', failureReason: 'Your card was declined' },
+        transfers: [transfer('0.00643333')],
+      },
+      {
+        id: `onramp:${paid.transaction_id}`,
+        metadata: { ...common, hash: paid.tx_hash, minedAt: paid.created_at, status: 'confirmed', onrampStatus: 'ONRAMP_TRANSACTION_STATUS_SUCCESS' },
+        transfers: [transfer('0.03283333')],
+      },
+    ])
+    expect(paid.tx_hash).toMatch(/^0x[0-9a-f]{64}$/)
+    // once the bank settles, the order is confirmed with its delivery's hash
+    await fetch(`${sandbox.url}/api/orders/${bank.transaction_id}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    const [settled] = onramp((await app().history(me, { onramp: 'coinbase' })).body)
+    expect(settled!.metadata).toMatchObject({ status: 'confirmed', onrampStatus: 'ONRAMP_TRANSACTION_STATUS_SUCCESS', hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
+  })
+
+  test('behavior: chainId keeps the orders of that network; an unconfigured one is empty without asking', async () => {
+    const me = buyer()
+    await buy(me, { card_number: '4000000000000002' })
+    const { history } = app()
+    expect(onramp((await history(me, { onramp: 'coinbase', chainId: 'eip155:31337' })).body)).toHaveLength(1)
+    expect((await history(me, { onramp: 'coinbase', chainId: 'eip155:31338' })).body).toEqual({ data: [], next: null })
+    expect((await app('http://127.0.0.1:9').history(me, { onramp: 'coinbase', chainId: 'eip155:1' })).body).toEqual({ data: [], next: null })
+  })
+
+  test('behavior: 20 a page; the cursor carries the provider’s page key', async () => {
+    const me = buyer()
+    for (let i = 0; i < 21; i++) await buy(me, { card_number: '4000000000000002', payment_amount: String(10 + i) })
+    const { history } = app()
+    const first = await history(me, { onramp: 'coinbase' })
+    expect(first.body.data).toHaveLength(20)
+    expect(onramp(first.body)[0]!.transfers[0]!.quantity.numeric).toBe('0.00973333') // 30 USD
+    const second = await history(me, { onramp: 'coinbase', cursor: first.body.next! })
+    expect(onramp(second.body).map((t) => t.transfers[0]!.quantity.numeric)).toEqual(['0.00313333']) // 10 USD
+    expect(second.body.next).toBeNull()
+  })
+
+  test('behavior: no provider configured: no orders', async () => {
+    const { history, calls } = app(null)
+    expect(await history(made.me, { onramp: 'coinbase' })).toEqual({ status: 200, body: { data: [], next: null } })
+    expect(calls).toEqual([])
+  })
+
+  test('error: a provider that fails is 502', async () => {
+    const res = await app('http://127.0.0.1:9').history(made.me, { onramp: 'coinbase' })
+    expect(res.status).toBe(502)
+    expect(res.body.message).toContain('The onramp provider did not answer')
+  })
+
+  test.each([
+    ['a history cursor', () => Buffer.from(JSON.stringify([1, 'eip155:31337', 1, 0])).toString('base64url')],
+    ['junk', () => '!!!'],
+  ])('param: %s as the onramp cursor is 400', async (_, cursor) => {
+    const res = await app().history(made.me, { onramp: 'coinbase', cursor: cursor() })
+    expect(res.status).toBe(400)
+    expect(res.body.message).toBe('Invalid cursor')
   })
 })

@@ -2,7 +2,8 @@
  * GET /v1/account/{account}/history (spec §7): the account's transactions, newest first, 20 a page, from
  * the persistent index of the configured chains (indexer.ts), synced first so a block mined a moment ago
  * is seen. `chainId` narrows it to one network (spec §5: history is filtered to the connected chain);
- * without it every configured EVM network is merged by time.
+ * without it every configured EVM network is merged by time. With `onramp=coinbase`, the account's orders at
+ * the onramp provider instead (routes/onramp.ts).
  */
 import type { ChainId } from '@doorway/shared/Caip'
 import { Hono } from 'hono'
@@ -12,6 +13,7 @@ import * as Http from '../http.js'
 import * as Indexer from '../indexer.js'
 import * as Nfts from '../nfts.js'
 import type { HistoryKey } from '../storage/Storage.js'
+import * as Onramp from './onramp.js'
 
 export const pageSize = 20
 
@@ -21,13 +23,14 @@ export function routes(deps: Deps) {
     Http.project(c, config.projects)
     // spec §5: fetching transactions needs an account address
     const account = Http.address(c.req.param('account'), 'account')
-    const cursor = Http.cursor(c.req.query('cursor'), isKey)
     const onramp = c.req.query('onramp')
     if (onramp !== undefined && onramp !== 'coinbase') throw Http.badRequest('Invalid onramp: expected coinbase')
+    // The account's orders at the onramp provider, with their own cursor (routes/onramp.ts).
+    if (onramp) return c.json(await Onramp.history(config, account, { chainId: c.req.query('chainId'), cursor: c.req.query('cursor') }))
+    const cursor = Http.cursor(c.req.query('cursor'), isKey)
     const chains = evmChains(config, c.req.query('chainId'))
-    // The onramp sandbox records no purchases yet, so onramp history is empty; unsupported networks are
-    // empty without calling (spec §7).
-    if (onramp || chains.length === 0) return c.json({ data: [], next: null })
+    // Unsupported networks are empty without calling (spec §7).
+    if (chains.length === 0) return c.json({ data: [], next: null })
 
     await Promise.all(chains.map((id) => indexer.sync(id)))
     const entries = await storage.index.history(account, chains, { before: cursor, limit: pageSize + 1 })
