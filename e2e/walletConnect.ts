@@ -5,14 +5,25 @@ import { PNG } from 'pngjs'
 import type * as TestWallet from '../devnet/src/testWallet.js'
 import { expect, modalFrame } from './fixtures.js'
 
-/** What the QR code encodes, read from its pixels as a phone camera would. */
+/**
+ * What the QR code encodes, read from its pixels as a phone camera would: a camera keeps looking until
+ * it can read it (a view still moving in, on a loaded machine, is not readable yet).
+ */
 export async function scanQr(frame: FrameLocator): Promise<string> {
   const qr = frame.getByRole('img', { name: /^QR code to connect/ })
   await expect(qr).toBeVisible()
-  const image = PNG.sync.read(await qr.screenshot())
-  const code = jsQR(new Uint8ClampedArray(image.data), image.width, image.height)
-  if (!code) throw new Error('The QR code could not be decoded')
-  return code.data
+  let data: string | undefined
+  await expect
+    .poll(
+      async () => {
+        const image = PNG.sync.read(await qr.screenshot())
+        data = jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data
+        return data
+      },
+      { message: 'a readable QR code' },
+    )
+    .toBeTruthy()
+  return data!
 }
 
 /** Connect Wallet → WalletConnect → the test wallet scans and approves; resolves on the Account view. */
