@@ -5,12 +5,17 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { type Address, createPublicClient, erc20Abi, http, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as Anvil from './anvil.js'
 import * as OnrampSandbox from './onrampSandbox.js'
 import * as Tokens from './tokens.js'
+
+// jsdom ships no types (and @types/jsdom is not installed): the little the page tests use, typed here.
+type Jsdom = { JSDOM: new (html: string, options: { url: string; runScripts: 'outside-only' }) => { window: Window & typeof globalThis & { eval(code: string): void } } }
+const { JSDOM } = (await import('jsdom' as string)) as Jsdom
 
 // Ports apart from the running stack's (8545/8546) and from the other tests' anvil chains.
 const chains = [{ id: 31337, port: 18931, rpcUrl: 'http://127.0.0.1:18931' }]
@@ -27,7 +32,8 @@ const token = (symbol: string) => tokens['eip155:31337']!.find((t) => t.symbol =
 beforeAll(async () => {
   anvil = await Anvil.start({ chains })
   ;({ tokens } = await Tokens.deploy({ chains, manifest: join(dir, 'devnet.json'), artifact: join(dir, 'contracts.json') }))
-  sandbox = await OnrampSandbox.start({ port: 0, chains, tokens })
+  // The bank settles at once: the tests wait on the order, not the clock.
+  sandbox = await OnrampSandbox.start({ port: 0, chains, tokens, bankSettleMs: 50 })
 }, 120_000)
 afterAll(async () => {
   await sandbox?.stop()
@@ -107,8 +113,8 @@ describe('POST /onramp/v1/buy/quote', () => {
   })
 
   test.each([
-    ['a card payment above 7500', { payment_amount: '7500.01' }, 'CARD payments must be from 10 to 7500 USD'],
-    ['a bank payment above 25000', { payment_amount: '25000.01', payment_method: 'ACH_BANK_ACCOUNT' }, 'ACH_BANK_ACCOUNT payments must be from 10 to 25000 USD'],
+    ['a card payment above 7500', { payment_amount: '7500.01' }, 'Card payments must be from 10 to 7500 USD'],
+    ['a bank payment above 25000', { payment_amount: '25000.01', payment_method: 'ACH_BANK_ACCOUNT' }, 'Bank account (ACH) payments must be from 10 to 25000 USD'],
     ['a payment below 10', { payment_amount: '9.99' }, 'from 10 to'],
     ['3 decimals', { payment_amount: '10.001' }, 'at most 2 decimals'],
     ['an unknown currency', { purchase_currency: 'DUSDT' }, 'purchase_currency must be one of ETH, DUSD, DWT'],
@@ -195,7 +201,7 @@ describe('POST /api/orders', () => {
     ['an expired card', { card_expiry: '01/20' }, 'card_expiry'],
     ['a bad expiry', { card_expiry: '13/30' }, 'card_expiry'],
     ['no CVC', { card_cvc: undefined }, 'card_cvc'],
-    ['a card payment above its limit', { payment_amount: '8000' }, 'CARD payments'],
+    ['a card payment above its limit', { payment_amount: '8000' }, 'Card payments'],
     ['an amount that is not one', { payment_amount: 'lots' }, 'payment_amount'],
   ])('param: %s is 400 and no order', async (_, change, message) => {
     const wallet = freshWallet()
@@ -309,5 +315,73 @@ describe('GET /buy/select-asset', () => {
     expect(res.status).toBe(400)
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'")
     expect(await res.text()).toContain('This buy link is not valid')
+  })
+})
+
+describe('the buy page’s script', () => {
+  /** The page as a browser runs it: its own script, its fetches to the sandbox. */
+  async function open(query: Record<string, string>) {
+    const url = `${sandbox.url}/buy/select-asset?${new URLSearchParams({ partnerUserId: 'page-user', presetFiatAmount: '100', ...query })}`
+    const dom = new JSDOM(await (await fetch(url)).text(), { url, runScripts: 'outside-only' })
+    const window = dom.window
+    window.fetch = (path, init) => fetch(new URL(String(path), url), init)
+    window.eval(readFileSync(new URL('./onramp/buy.js', import.meta.url), 'utf8'))
+    const field = (id: string) => window.document.getElementById(id) as HTMLInputElement
+    const status = () => field('status').textContent ?? ''
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    const pay = () => field('order-form').dispatchEvent(new window.Event('submit', { bubbles: true, cancelable: true }))
+    return { window, field, status, until, pay }
+  }
+
+  test('behavior: re-quotes as the amount changes, explains a limit, pays by card and shows the hash', async () => {
+    const wallet = freshWallet()
+    const page = await open({ destinationWallets: JSON.stringify([{ address: wallet }]) })
+    const type = (value: string) => {
+      page.field('amount').value = value
+      page.field('amount').dispatchEvent(new page.window.Event('input', { bubbles: true }))
+    }
+    type('9000')
+    await page.until(() => page.field('amount-error').textContent !== '')
+    expect(page.field('amount-error').textContent).toBe('Card payments must be from 10 to 7500 USD')
+    expect(page.field('pay-button').disabled).toBe(true)
+    type('200')
+    await page.until(() => page.field('pay').textContent === '200.00 USD')
+    expect(page.field('receive').textContent).toBe('0.06583333 ETH')
+    Object.assign(page.field('card-number'), { value: '4242 4242 4242 4242' })
+    Object.assign(page.field('card-expiry'), { value: '12/99' })
+    Object.assign(page.field('card-cvc'), { value: '123' })
+    page.pay()
+    expect(page.status()).toBe('Payment in progress…')
+    await page.until(() => page.status() !== 'Payment in progress…')
+    const hash = page.field('order-hash').textContent!
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(page.status()).toBe(`Success: 0.06583333 ETH sent to ${wallet} in transaction ${hash}.`)
+    expect(page.field('order-status').textContent).toBe('Success')
+    expect(await ethBalance(wallet)).toBe(parseUnits('0.06583333', 18))
+  })
+
+  test('behavior: the decline card says the provider’s reason', async () => {
+    const page = await open({ destinationWallets: JSON.stringify([{ address: freshWallet() }]) })
+    Object.assign(page.field('card-number'), { value: '4000 0000 0000 0002' })
+    Object.assign(page.field('card-expiry'), { value: '12/99' })
+    Object.assign(page.field('card-cvc'), { value: '123' })
+    page.pay()
+    await page.until(() => page.status().startsWith('Failed'))
+    expect(page.status()).toBe('Failed: Your card was declined')
+    expect(page.field('order-status').textContent).toBe('Failed')
+  })
+
+  test('behavior: the bank waits for its callback, then delivers', async () => {
+    const wallet = freshWallet()
+    const page = await open({ destinationWallets: JSON.stringify([{ address: wallet }]), defaultPaymentMethod: 'ACH_BANK_ACCOUNT' })
+    expect(page.field('card').hidden).toBe(true)
+    page.pay()
+    await page.until(() => page.field('order-status').textContent === 'In progress')
+    expect(page.status()).toBe('Payment in progress: waiting for your bank to settle…')
+    await page.until(() => page.field('order-status').textContent === 'Success')
+    expect(page.status()).toMatch(/^Success: 0\.03283333 ETH sent to /)
+    expect(await ethBalance(wallet)).toBe(parseUnits('0.03283333', 18))
   })
 })

@@ -213,8 +213,9 @@ export function quoteRequest(assets: readonly Asset[], body: Record<string, unkn
   if (typeof method !== 'string' || !Object.hasOwn(paymentMethods, method)) throw badRequest(`payment_method must be one of ${Object.keys(paymentMethods).join(', ')}`)
   const cents = fiatCents(body.payment_amount)
   if (cents === undefined) throw badRequest('payment_amount must be an amount with at most 2 decimals')
-  const { min, max } = paymentMethods[method as PaymentMethod]
-  if (cents < fiatCents(min)! || cents > fiatCents(max)!) throw badRequest(`${method} payments must be from ${min} to ${max} ${currency}`)
+  const { min, max, label } = paymentMethods[method as PaymentMethod]
+  // The page shows this beside the amount: the method as the person knows it.
+  if (cents < fiatCents(min)! || cents > fiatCents(max)!) throw badRequest(`${label} payments must be from ${min} to ${max} ${currency}`)
   return { asset, currency, method: method as PaymentMethod, cents }
 }
 
