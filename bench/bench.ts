@@ -80,7 +80,7 @@ function frameSizes() {
     .map((name) => `assets/${name}`)
     .filter((file) => file.endsWith('.js') && !initial.some((f) => f.file === file))
     .map(size)
-  const features = ['Send', 'Receive', 'Swap', 'Activity', 'Nfts'].flatMap((name) => {
+  const features = ['Send', 'Receive', 'Swap', 'OnRamp', 'Activity', 'Nfts'].flatMap((name) => {
     const entry = lazy.find((f) => f.file.startsWith(`assets/${name}-`))
     if (!entry) return []
     const files = staticImports(dist, entry.file, new Set(initial.map((f) => f.file)))
@@ -327,7 +327,7 @@ function formatSizes({ sdk, frame, secure }: Report): string[] {
     `${row('total', frame.initialGzip)}  ${verdict(frame.initialGzip <= targets.frameInitialGzip)}`,
     'Lazy chunks (not in the initial load)',
     ...frame.lazy.map((f) => row(f.file, f.gzip)),
-    // issues 8, 10, 11: each flow's chunk, and what opening it fetches in all (its own static imports).
+    // issues 8, 10, 11, 12: each flow's chunk, and what opening it fetches in all (its own static imports).
     ...frame.features.map((f) => row(`${f.name} on first open (${f.files.length} files)`, f.gzip)),
   ]
 }
