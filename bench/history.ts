@@ -5,13 +5,13 @@
  * `measure`; `npx tsx bench/history.ts` prints these figures alone.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ChainId } from '@doorway/shared/Caip'
 import { type Hex, encodeDeployData, encodeFunctionData } from 'viem'
 import * as Anvil from '../devnet/src/anvil.js'
+import { freePort, latency } from './load.js'
 import * as Indexer from '../api/src/indexer.js'
 import * as Rpc from '../api/src/rpc.js'
 import * as Server from '../api/src/server.js'
@@ -116,24 +116,21 @@ async function indexCold(rpc: Rpc.Rpc, dir: string): Promise<{ blocks: number; s
 async function historyLatency(config: Parameters<typeof Server.start>[0], accounts: string[]): Promise<{ p50Ms: number; p95Ms: number }> {
   const api = await Server.start(config)
   try {
-    const samples: number[] = []
-    let issued = 0
-    const worker = async () => {
-      while (issued < requests) {
-        const account = accounts[issued++ % accounts.length]!
-        const started = performance.now()
+    return await latency(
+      async (i) => {
+        const account = accounts[i % accounts.length]!
         const res = await fetch(`${api.url}/v1/account/${account}/history?chainId=${chainId}&projectId=${projectId}&st=appkit&sv=bench`)
         const body = (await res.json()) as { data?: unknown[] }
         if (res.status !== 200 || body.data?.length !== 20) throw new Error(`History answered ${res.status} with ${body.data?.length} entries`)
-        samples.push(performance.now() - started)
-      }
-    }
-    await Promise.all(Array.from({ length: concurrency }, worker))
-    return { p50Ms: quantile(samples, 0.5), p95Ms: quantile(samples, 0.95) }
+      },
+      { requests, concurrency },
+    )
   } finally {
     await api.stop()
   }
 }
+
+const round = (n: number) => Math.round(n * 10) / 10
 
 export function format(f: Figures): string[] {
   return [
@@ -143,26 +140,7 @@ export function format(f: Figures): string[] {
   ]
 }
 
-/** Linear interpolation between the closest ranks. */
-function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const at = (sorted.length - 1) * q
-  const low = sorted[Math.floor(at)] ?? Number.NaN
-  const high = sorted[Math.ceil(at)] ?? low
-  return round(low + (high - low) * (at - Math.floor(at)))
-}
 
-const round = (n: number) => Math.round(n * 10) / 10
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('No free port'))))
-    })
-  })
-}
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(format(await measure()).join('\n'))

@@ -5,13 +5,13 @@
  * `npx tsx bench/swap.ts` prints these figures alone.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ChainId } from '@doorway/shared/Caip'
 import { parseEther, parseUnits } from 'viem'
 import * as Anvil from '../devnet/src/anvil.js'
+import { freePort, latency } from './load.js'
 import * as Exchange from '../devnet/src/exchange.js'
 import * as Tokens from '../devnet/src/tokens.js'
 import { nativeTokenAddress } from '../api/src/assets.js'
@@ -61,21 +61,16 @@ export async function measure(): Promise<Figures> {
 async function quoteLatency(config: Parameters<typeof Server.start>[0], pairs: { from: string; to: string; amount: bigint }[]): Promise<{ p50Ms: number; p95Ms: number }> {
   const api = await Server.start(config)
   try {
-    const samples: number[] = []
-    let issued = 0
-    const worker = async () => {
-      while (issued < requests) {
-        const { from, to, amount } = pairs[issued++ % pairs.length]!
+    return await latency(
+      async (i) => {
+        const { from, to, amount } = pairs[i % pairs.length]!
         const query = new URLSearchParams({ projectId, st: 'appkit', sv: 'bench', amount: amount.toString(), userAddress: user, from, to })
-        const started = performance.now()
         const res = await fetch(`${api.url}/v1/convert/quotes?${query}`)
         const body = (await res.json()) as { quotes?: { toAmount: string }[] }
         if (res.status !== 200 || body.quotes?.length !== 1) throw new Error(`Quotes answered ${res.status}: ${JSON.stringify(body)}`)
-        samples.push(performance.now() - started)
-      }
-    }
-    await Promise.all(Array.from({ length: concurrency }, worker))
-    return { p50Ms: quantile(samples, 0.5), p95Ms: quantile(samples, 0.95) }
+      },
+      { requests, concurrency },
+    )
   } finally {
     await api.stop()
   }
@@ -88,24 +83,6 @@ export function format(f: Figures): string[] {
   ]
 }
 
-/** Linear interpolation between the closest ranks. */
-function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const at = (sorted.length - 1) * q
-  const low = sorted[Math.floor(at)] ?? Number.NaN
-  const high = sorted[Math.ceil(at)] ?? low
-  return Math.round((low + (high - low) * (at - Math.floor(at))) * 10) / 10
-}
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('No free port'))))
-    })
-  })
-}
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(format(await measure()).join('\n'))
