@@ -5,8 +5,13 @@ import type { Storage } from './Storage.js'
 
 export async function open(url: string): Promise<Storage> {
   const pool = new pg.Pool({ connectionString: url })
-  // An idle client's error (server restart) must not crash the process; the next query reconnects.
-  pool.on('error', (error) => console.error('[doorway:api] postgres idle client', error))
+  let closing = false
+  // A client's error (server restart) must not crash the process; the next query reconnects. Each client
+  // keeps its own listener: the pool drops it from a client it is ending, whose connection may still be
+  // cut by the server (a dropped database) after pool.end() has resolved.
+  const logError = (error: Error) => void (closing || console.error('[doorway:api] postgres client', error))
+  pool.on('error', logError)
+  pool.on('connect', (connection) => connection.on('error', logError))
   const client: Sql.Client = {
     query: async <T>(text: string, params?: unknown[]) => ({ rows: (await pool.query(text, params)).rows as T[] }),
     exec: (script) => pool.query(script),
@@ -26,7 +31,7 @@ export async function open(url: string): Promise<Storage> {
     },
   }
   try {
-    return await Sql.create(client, () => pool.end())
+    return await Sql.create(client, () => ((closing = true), pool.end()))
   } catch (error) {
     await pool.end()
     throw error
