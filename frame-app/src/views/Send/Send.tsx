@@ -3,18 +3,17 @@
  * When `open({ view: 'Send', arguments })` gave the token and more, it prepares the form from them,
  * switching the wallet's network first when asked, and moves on to the first step still open.
  */
-import * as Errors from '@doorway/shared/Errors'
 import * as Format from '@doorway/shared/Format'
 import { format, ui } from '@doorway/shared/Messages'
 import { useAtomValue, useSetAtom, useStore } from 'jotai'
-import { useEffect, useState } from 'react'
+import { useEffect } from 'react'
 import type { Balance } from '../../api/client.js'
 import { BalancesUnavailable } from '../../components/BalancesUnavailable.js'
 import { Placeholder } from '../../components/Placeholder.js'
 import { TokenRow } from '../../components/TokenRow.js'
+import { type PrefillState, usePrefill } from '../../components/usePrefill.js'
 import { configAtom } from '../../state/config.js'
 import { accountAtom } from '../../state/connection.js'
-import { switchNetworkAtom } from '../../state/network.js'
 import { pushAtom } from '../../state/router.js'
 import type { RouteOf } from '../../state/routes.js'
 import { chooseTokenAtom, draftAtom, sendAtom, setAmountAtom, setReceiverAtom } from '../../state/send.js'
@@ -29,7 +28,7 @@ export function Send({ route }: { route: RouteOf<'Send'> }) {
   const load = useSetAtom(loadTokensAtom)
   const choose = useSetAtom(chooseTokenAtom)
   const push = useSetAtom(pushAtom)
-  const prefill = usePrefill(route.prefill)
+  const prefill = useSendPrefill(route.prefill)
   // A send needs the balances as they are now, not as the api cached them (spec §7 forceUpdate).
   useEffect(() => void load({ force: true }), [account?.address, account?.chainId, load])
 
@@ -67,44 +66,35 @@ export function Send({ route }: { route: RouteOf<'Send'> }) {
   )
 }
 
-type PrefillState = { state: 'idle' | 'done' } | { state: 'working'; switching?: string } | { state: 'failed'; message: string }
-
 /** Applies open()'s arguments once: network, token, amount and receiver, then the next open step. */
-function usePrefill(prefill: Prefill | undefined): PrefillState {
+function useSendPrefill(prefill: Prefill | undefined): PrefillState {
   const store = useStore()
-  const account = useAtomValue(accountAtom)
   const tokens = useAtomValue(tokensAtom)
   const config = useAtomValue(configAtom)
-  const [state, setState] = useState<PrefillState>(prefill ? { state: 'working' } : { state: 'idle' })
-  useEffect(() => {
-    if (!prefill || state.state !== 'working' || !account) return
-    const network = config?.networks.find((n) => n.caipNetworkId === prefill.chainId)
-    if (network && account.chainId !== network.caipNetworkId) {
-      if (state.switching) return
-      setState({ state: 'working', switching: format(ui.unsupported.switchTo, { network: network.name }) })
-      store.set(switchNetworkAtom, network).catch((error: Errors.DoorwayError) => setState({ state: 'failed', message: error.message }))
-      return
-    }
-    if (tokens.status === 'error') return setState({ state: 'failed', message: ui.tokens.unavailable })
-    // Balances of this chain (after a switch, the last chain's may still be on screen for a moment).
-    if (tokens.status !== 'ready' || tokens.balances[0]?.chainId !== account.chainId) return
-    const token = store.get(sendAtom).tokenBalances.find((t) =>
-      prefill.asset === 'native' ? Rules.isNative(t) : !Rules.isNative(t) && Rules.contractOf(t).toLowerCase() === prefill.asset.toLowerCase(),
-    )
-    const where = config?.networks.find((n) => n.caipNetworkId === account.chainId)?.name ?? account.chainId
-    if (!token) return setState({ state: 'failed', message: format(ui.send.assetNotHeld, { token: prefill.asset === 'native' ? where : prefill.asset, network: where }) })
-    setState({ state: 'done' })
-    store.set(chooseTokenAtom, token)
-    store.set(draftAtom, { amount: prefill.amount ?? '', receiver: prefill.to ?? '' })
-    const amount = prefill.amount === undefined ? undefined : Rules.checkAmount(prefill.amount, token)
-    const receiver = prefill.to === undefined ? undefined : Rules.parseReceiver(prefill.to)
-    store.set(pushAtom, { view: 'SendAmount' })
-    if (!amount || 'error' in amount) return
-    store.set(setAmountAtom, amount.amount)
-    store.set(pushAtom, { view: 'SendReceiver' })
-    if (receiver?.kind !== 'address') return
-    store.set(setReceiverAtom, { address: receiver.address })
-    store.set(pushAtom, { view: 'SendPreview' })
-  }, [prefill, state, account, tokens.status, config, store])
-  return state
+  return usePrefill(
+    prefill,
+    (prefill, account) => {
+      if (tokens.status === 'error') return { state: 'failed', message: ui.tokens.unavailable }
+      // Balances of this chain (after a switch, the last chain's may still be on screen for a moment).
+      if (tokens.status !== 'ready' || tokens.balances[0]?.chainId !== account.chainId) return undefined
+      const token = store.get(sendAtom).tokenBalances.find((t) =>
+        prefill.asset === 'native' ? Rules.isNative(t) : !Rules.isNative(t) && Rules.contractOf(t).toLowerCase() === prefill.asset.toLowerCase(),
+      )
+      const where = config?.networks.find((n) => n.caipNetworkId === account.chainId)?.name ?? account.chainId
+      if (!token) return { state: 'failed', message: format(ui.send.assetNotHeld, { token: prefill.asset === 'native' ? where : prefill.asset, network: where }) }
+      store.set(chooseTokenAtom, token)
+      store.set(draftAtom, { amount: prefill.amount ?? '', receiver: prefill.to ?? '' })
+      const amount = prefill.amount === undefined ? undefined : Rules.checkAmount(prefill.amount, token)
+      const receiver = prefill.to === undefined ? undefined : Rules.parseReceiver(prefill.to)
+      store.set(pushAtom, { view: 'SendAmount' })
+      if (!amount || 'error' in amount) return { state: 'done' }
+      store.set(setAmountAtom, amount.amount)
+      store.set(pushAtom, { view: 'SendReceiver' })
+      if (receiver?.kind !== 'address') return { state: 'done' }
+      store.set(setReceiverAtom, { address: receiver.address })
+      store.set(pushAtom, { view: 'SendPreview' })
+      return { state: 'done' }
+    },
+    [tokens.status],
+  )
 }

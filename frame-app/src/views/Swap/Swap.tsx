@@ -3,17 +3,16 @@
  * amount (read-only: the api quotes exact input only, so a typed "receive" amount could not be honoured),
  * Max, flip, USD values, rate, price impact, fees, slippage. Every reason not to go on is a message.
  */
-import * as Errors from '@doorway/shared/Errors'
 import * as Format from '@doorway/shared/Format'
 import { errors, format, ui } from '@doorway/shared/Messages'
 import { useAtomValue, useSetAtom, useStore } from 'jotai'
 import { useEffect, useId, useState } from 'react'
 import type { SwapToken } from '../../api/client.js'
 import { Placeholder } from '../../components/Placeholder.js'
+import { type PrefillState, usePrefill } from '../../components/usePrefill.js'
 import { configAtom } from '../../state/config.js'
 import { accountAtom } from '../../state/connection.js'
 import { shakeModalAtom } from '../../state/modal.js'
-import { switchNetworkAtom } from '../../state/network.js'
 import { pushAtom } from '../../state/router.js'
 import type { RouteOf } from '../../state/routes.js'
 import {
@@ -41,7 +40,7 @@ export function Swap({ route }: { route: RouteOf<'Swap'> }) {
   const loadSwapTokens = useSetAtom(loadSwapTokensAtom)
   const loadBalances = useSetAtom(loadTokensAtom)
   const network = useAtomValue(configAtom)?.networks.find((n) => n.caipNetworkId === account?.chainId)
-  const prefill = usePrefill(route.prefill)
+  const prefill = useSwapPrefill(route.prefill)
   useEffect(() => {
     // A swap needs the balances as they are now (spec §7 forceUpdate), and the chain's token list.
     void loadBalances({ force: true })
@@ -217,35 +216,26 @@ function QuoteAnnouncement({ from, to }: { from: SwapToken | undefined; to: Swap
   )
 }
 
-type PrefillState = { state: 'idle' | 'done' } | { state: 'working'; switching?: string } | { state: 'failed'; message: string }
-
 /** Applies open()'s arguments once: the network of a CAIP-10 token, the tokens, the amount (as Send does). */
-function usePrefill(prefill: Prefill | undefined): PrefillState {
+function useSwapPrefill(prefill: Prefill | undefined): PrefillState {
   const store = useStore()
-  const account = useAtomValue(accountAtom)
   const swapTokens = useAtomValue(swapTokensAtom)
   const config = useAtomValue(configAtom)
-  const [state, setState] = useState<PrefillState>(prefill ? { state: 'working' } : { state: 'idle' })
-  useEffect(() => {
-    if (!prefill || state.state !== 'working' || !account) return
-    const network = config?.networks.find((n) => n.caipNetworkId === prefill.chainId)
-    if (network && account.chainId !== network.caipNetworkId) {
-      if (state.switching) return
-      setState({ state: 'working', switching: format(ui.unsupported.switchTo, { network: network.name }) })
-      store.set(switchNetworkAtom, network).catch((error: Errors.DoorwayError) => setState({ state: 'failed', message: error.message }))
-      return
-    }
-    if (swapTokens.status === 'error' || swapTokens.status === 'unsupported') return setState({ state: 'done' })
-    if (swapTokens.status !== 'ready' || swapTokens.chainId !== account.chainId) return
-    const where = config?.networks.find((n) => n.caipNetworkId === account.chainId)?.name ?? account.chainId
-    const find = (ref: NonNullable<Prefill['from']>) => Rules.findToken(swapTokens.tokens, ref)
-    const named = (ref: NonNullable<Prefill['from']>) => (ref.kind === 'symbol' ? ref.symbol : ref.kind === 'address' ? ref.address : where)
-    const from = prefill.from && find(prefill.from)
-    const to = prefill.to && find(prefill.to)
-    const missing = (prefill.from && !from && prefill.from) || (prefill.to && !to && prefill.to)
-    store.set(swapFormAtom, (f) => ({ ...f, from: from ?? f.from, to: to ?? f.to, amount: prefill.amount ?? f.amount }))
-    void store.set(requestQuoteAtom, { delayMs: 0 })
-    setState(missing ? { state: 'failed', message: format(ui.swap.tokenNotFound, { token: named(missing), network: where }) } : { state: 'done' })
-  }, [prefill, state, account, swapTokens, config, store])
-  return state
+  return usePrefill(
+    prefill,
+    (prefill, account) => {
+      if (swapTokens.status === 'error' || swapTokens.status === 'unsupported') return { state: 'done' }
+      if (swapTokens.status !== 'ready' || swapTokens.chainId !== account.chainId) return undefined
+      const where = config?.networks.find((n) => n.caipNetworkId === account.chainId)?.name ?? account.chainId
+      const find = (ref: NonNullable<Prefill['from']>) => Rules.findToken(swapTokens.tokens, ref)
+      const named = (ref: NonNullable<Prefill['from']>) => (ref.kind === 'symbol' ? ref.symbol : ref.kind === 'address' ? ref.address : where)
+      const from = prefill.from && find(prefill.from)
+      const to = prefill.to && find(prefill.to)
+      const missing = (prefill.from && !from && prefill.from) || (prefill.to && !to && prefill.to)
+      store.set(swapFormAtom, (f) => ({ ...f, from: from ?? f.from, to: to ?? f.to, amount: prefill.amount ?? f.amount }))
+      void store.set(requestQuoteAtom, { delayMs: 0 })
+      return missing ? { state: 'failed', message: format(ui.swap.tokenNotFound, { token: named(missing), network: where }) } : { state: 'done' }
+    },
+    [swapTokens],
+  )
 }
