@@ -144,6 +144,16 @@ export async function rpc<T>(url: string, method: string, params: unknown[] = []
  */
 export async function expectAccessible(page: Page, within: { origin: string; selector: string } = { origin: frameOrigin, selector: '[role="dialog"]' }) {
   const frame = page.frames().find((f) => f.url().startsWith(within.origin))!
+  // A view still fading in has text at part opacity, which axe measures as low contrast: wait for the
+  // running animations that end (view transitions, 150 ms; not a spinner's) to end first.
+  await frame.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  )
   await frame.evaluate(axeSource)
   const results = await frame.evaluate(
     (selector) => (window as unknown as { axe: typeof import('axe-core') }).axe.run(selector, { iframes: false }),
