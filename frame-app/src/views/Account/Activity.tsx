@@ -6,6 +6,7 @@ import type { Transaction } from '../../api/client.js'
 import { fetchHistoryAtom, hasPendingAtom, historyAtom, historyFailedAtom, monthGroups, pollPendingAtom, type MonthGroup } from '../../state/activity.js'
 import { accountAtom } from '../../state/connection.js'
 import { activeNetworkAtom } from '../../state/network.js'
+import { explorerHref } from '../../components/TransactionHash.js'
 import * as Rows from './activityRows.js'
 import { LoadMore } from './LoadMore.js'
 
@@ -69,7 +70,7 @@ function Month({ group, explorerUrl }: { group: MonthGroup; explorerUrl: string 
 
 /** One entry: image(s), title, description, amount(s), status and time; a link to the explorer when there is one. */
 function Entry({ transaction, explorerUrl }: { transaction: Transaction; explorerUrl: string | undefined }) {
-  const href = Rows.explorerHref(explorerUrl, transaction.metadata.hash)
+  const href = explorerHref(explorerUrl, transaction.metadata.hash)
   const status = Rows.statusText(transaction)
   const content = (
     <>

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { OperationType, Transaction, Transfer } from '../../api/client.js'
+import { explorerHref } from '../../components/TransactionHash.js'
 import * as Rows from './activityRows.js'
 
 const alice = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
@@ -97,8 +98,8 @@ describe('titles, status and links', () => {
   })
 
   test('behavior: the explorer link only when the dapp configured an explorer', () => {
-    expect(Rows.explorerHref('https://scan.test/', '0xab')).toBe('https://scan.test/tx/0xab')
-    expect(Rows.explorerHref(undefined, '0xab')).toBeUndefined()
+    expect(explorerHref('https://scan.test/', '0xab')).toBe('https://scan.test/tx/0xab')
+    expect(explorerHref(undefined, '0xab')).toBeUndefined()
   })
 
   test('behavior: the summary names the entry in one line', () => {
@@ -126,7 +127,7 @@ describe("an onramp order ('buy', issue 12)", () => {
   test('behavior: an order in progress is Pending, with no explorer link before it has a transaction', () => {
     const entry = bought({ status: 'pending', hash: '', onrampStatus: 'ONRAMP_TRANSACTION_STATUS_IN_PROGRESS' })
     expect(Rows.statusText(entry)).toBe('Pending')
-    expect(Rows.explorerHref('http://explorer.test', entry.metadata.hash)).toBeUndefined()
-    expect(Rows.explorerHref('http://explorer.test', bought().metadata.hash)).toBe(`http://explorer.test/tx/0x${'ab'.repeat(32)}`)
+    expect(explorerHref('http://explorer.test', entry.metadata.hash)).toBeUndefined()
+    expect(explorerHref('http://explorer.test', bought().metadata.hash)).toBe(`http://explorer.test/tx/0x${'ab'.repeat(32)}`)
   })
 })

@@ -85,10 +85,6 @@ const timeFormat = new Intl.DateTimeFormat(Constants.numberLocale, { month: 'sho
 /** The entry's date and time, through Intl. */
 export const time = (transaction: Transaction) => timeFormat.format(new Date(transaction.metadata.minedAt))
 
-/** The transaction on the network's explorer, when the dapp configured one (as SendResult links it) and there is one (an unpaid onramp order has none). */
-export function explorerHref(explorerUrl: string | undefined, hash: string): string | undefined {
-  return explorerUrl && hash ? `${explorerUrl.replace(/\/$/, '')}/tx/${hash}` : undefined
-}
 
 /** The entry in one line, for its link's accessible name. */
 export function summary(transaction: Transaction): string {

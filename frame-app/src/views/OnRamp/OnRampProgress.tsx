@@ -4,15 +4,13 @@
  * 3 s while this view is shown (state/onramp.ts followOrderAtom) to 'Purchase complete', with the amount
  * and the transaction, or to the provider's reason for a failure and Try again.
  */
-import * as Address from '@doorway/shared/Address'
 import * as Format from '@doorway/shared/Format'
 import { core, format, ui } from '@doorway/shared/Messages'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect } from 'react'
 import { Icon } from '../../components/Icon.js'
-import { IconButton } from '../../components/IconButton.js'
 import { Placeholder } from '../../components/Placeholder.js'
-import { useCopy } from '../../components/useCopy.js'
+import { TransactionHash } from '../../components/TransactionHash.js'
 import { configAtom } from '../../state/config.js'
 import { goBackAtom } from '../../state/modal.js'
 import { followOrderAtom, ordersAtom, retryOrderAtom } from '../../state/onramp.js'
@@ -25,7 +23,6 @@ export function OnRampProgress({ route }: { route: RouteOf<'OnRampProgress'> }) 
   const retry = useSetAtom(retryOrderAtom)
   const done = useSetAtom(goBackAtom)
   const network = useAtomValue(configAtom)?.networks.find((n) => n.caipNetworkId === order?.chainId)
-  const copy = useCopy()
   useEffect(() => follow(route.order), [follow, route.order])
   if (!order) return <Placeholder>{core.somethingWentWrong}</Placeholder>
 
@@ -60,17 +57,7 @@ export function OnRampProgress({ route }: { route: RouteOf<'OnRampProgress'> }) 
       )}
       {status === 'success' && order.hash && (
         <>
-          <div className="identity-address">
-            <span aria-label={ui.send.hash} title={order.hash}>
-              {Address.truncate(order.hash, { start: 6, end: 6 })}
-            </span>
-            <IconButton label={ui.send.copyHash} icon="copy" onClick={() => copy(order.hash!, { copied: ui.send.hashCopied, failed: ui.send.copyFailed })} />
-          </div>
-          {network?.explorerUrl && (
-            <a className="secondary-button" href={`${network.explorerUrl.replace(/\/$/, '')}/tx/${order.hash}`} target="_blank" rel="noopener noreferrer">
-              {ui.send.explorer}
-            </a>
-          )}
+          <TransactionHash hash={order.hash} explorerUrl={network?.explorerUrl} />
         </>
       )}
       {open && (

@@ -3,12 +3,10 @@
  * trackSwapAtom), with its hash, the explorer link, and what came in. A swap that reverted did nothing:
  * it says why and goes back to the kept form, which quotes again.
  */
-import * as Address from '@doorway/shared/Address'
 import { format, ui } from '@doorway/shared/Messages'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { Icon } from '../../components/Icon.js'
-import { IconButton } from '../../components/IconButton.js'
-import { useCopy } from '../../components/useCopy.js'
+import { TransactionHash } from '../../components/TransactionHash.js'
 import { configAtom } from '../../state/config.js'
 import { goBackAtom } from '../../state/modal.js'
 import { replaceFromAtom } from '../../state/router.js'
@@ -19,7 +17,6 @@ import * as Rules from '../../state/swapRules.js'
 export function SwapResult({ route }: { route: RouteOf<'SwapResult'> }) {
   const record = useAtomValue(swapsAtom)[route.hash]
   const network = useAtomValue(configAtom)?.networks.find((n) => n.caipNetworkId === route.chainId)
-  const copy = useCopy()
   const done = useSetAtom(goBackAtom)
   const replaceFrom = useSetAtom(replaceFromAtom)
   const status = record?.status ?? 'pending'
@@ -52,17 +49,7 @@ export function SwapResult({ route }: { route: RouteOf<'SwapResult'> }) {
           {format(ui.swap.reverted, { slippage: Rules.formatPercent(record.slippage) })}
         </p>
       )}
-      <div className="identity-address">
-        <span aria-label={ui.send.hash} title={route.hash}>
-          {Address.truncate(route.hash, { start: 6, end: 6 })}
-        </span>
-        <IconButton label={ui.send.copyHash} icon="copy" onClick={() => copy(route.hash, { copied: ui.send.hashCopied, failed: ui.send.copyFailed })} />
-      </div>
-      {network?.explorerUrl && (
-        <a className="secondary-button" href={`${network.explorerUrl.replace(/\/$/, '')}/tx/${route.hash}`} target="_blank" rel="noopener noreferrer">
-          {ui.send.explorer}
-        </a>
-      )}
+      <TransactionHash hash={route.hash} explorerUrl={network?.explorerUrl} />
       {status === 'failed' ? (
         <button type="button" className="primary-button" onClick={() => replaceFrom('SwapResult', { view: 'Swap' })}>
           {ui.swap.backToSwap}
