@@ -18,6 +18,7 @@ import type { ChainId } from '@doorway/shared/Caip'
 import { type Address, type Hex, createPublicClient, createWalletClient, erc20Abi, getAddress, http, isAddress, parseUnits } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import * as Anvil from './anvil.js'
+import { type Body, HttpError, isLoopback, isLoopbackHost, readJson, securityHeaders, sendJson } from './httpServer.js'
 import * as Page from './onramp/page.js'
 import * as Tokens from './tokens.js'
 
@@ -157,14 +158,6 @@ export declare namespace start {
   type ReturnType = { url: string; stop(): Promise<void> }
 }
 
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message)
-  }
-}
 const badRequest = (message: string) => new HttpError(400, message)
 
 /** Everything sold, one entry per currency and network, in the order the options list them. */
@@ -262,7 +255,6 @@ export function decimal(n: bigint, decimals: number): string {
   return `${text.slice(0, -decimals)}.${text.slice(-decimals)}`
 }
 
-type Body = Record<string, unknown>
 type App = ReturnType<typeof createApp>
 
 function createApp(options: start.Options) {
@@ -479,7 +471,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse) {
       if (!found) continue
       const match = found.slice(1).map(decode)
       if (req.method === 'GET' && route.GET) return sendJson(res, 200, route.GET(app, match, url.searchParams))
-      if (req.method === 'POST' && route.POST) return sendJson(res, path === '/api/orders' ? 201 : 200, await route.POST(app, match, await readJson(req)))
+      if (req.method === 'POST' && route.POST) return sendJson(res, path === '/api/orders' ? 201 : 200, await route.POST(app, match, await readJson(req, limits.bodyBytes)))
       res.setHeader('allow', route.GET ? 'GET' : 'POST')
       throw new HttpError(405, `${path} takes ${route.GET ? 'GET' : 'POST'}`)
     }
@@ -503,45 +495,6 @@ function decode(part: string): string {
   }
 }
 
-/**
- * The body as a JSON object. Requiring application/json also keeps other sites out: a cross-origin
- * fetch with that type needs a CORS preflight, which this server never grants.
- */
-function readJson(req: IncomingMessage): Promise<Body> {
-  if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) return Promise.reject(new HttpError(415, 'Send a JSON body with content-type: application/json'))
-  const tooLarge = new HttpError(413, `The body must be under ${limits.bodyBytes} bytes`)
-  if (Number(req.headers['content-length'] ?? 0) > limits.bodyBytes) return Promise.reject(tooLarge)
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > limits.bodyBytes) reject(tooLarge)
-      else chunks.push(chunk)
-    })
-    req.on('error', reject)
-    req.on('end', () => {
-      if (size > limits.bodyBytes) return
-      let body: unknown
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}')
-      } catch {
-        return reject(badRequest('The body is not valid JSON'))
-      }
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) return reject(badRequest('The body must be a JSON object'))
-      resolve(body as Body)
-    })
-  })
-}
-
-const isLoopback = (host: string) => /^(127(\.\d{1,3}){3}|::1|localhost)$/i.test(host)
-const isLoopbackHost = (header: string | undefined) => header !== undefined && /^(127(\.\d{1,3}){3}|localhost|\[::1\])(:\d{1,5})?$/i.test(header)
-
-const securityHeaders = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' }
-
-function sendJson(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { ...securityHeaders, 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body))
-}
 
 function sendPage(res: ServerResponse, body: string, status = 200) {
   res.writeHead(status, { ...securityHeaders, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': Page.csp }).end(body)

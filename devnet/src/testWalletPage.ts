@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { type Body, HttpError, isLoopback, isLoopbackHost, readJson, securityHeaders, sendJson } from './httpServer.js'
 import * as TestWallet from './testWallet.js'
 
 export const limits = {
@@ -68,16 +69,7 @@ export type State = {
   requests: TestWallet.Handled[]
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message)
-  }
-}
 
-type Body = Record<string, unknown>
 type App = ReturnType<typeof createApp>
 
 function createApp(relayUrl: string, chains: readonly TestWallet.Chain[]) {
@@ -185,7 +177,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse) {
     const route = routes[path]
     if (!route) throw new HttpError(404, `No such endpoint: ${path}`)
     if (req.method === 'GET' && route.GET) return sendJson(res, 200, route.GET(app))
-    if (req.method === 'POST' && route.POST) return sendJson(res, 200, await route.POST(app, await readJson(req)))
+    if (req.method === 'POST' && route.POST) return sendJson(res, 200, await route.POST(app, await readJson(req, limits.bodyBytes)))
     res.setHeader('allow', route.GET ? 'GET' : 'POST')
     throw new HttpError(405, `${path} takes ${route.GET ? 'GET' : 'POST'}`)
   } catch (error) {
@@ -195,39 +187,6 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse) {
     if (status === 413) res.setHeader('connection', 'close')
     sendJson(res, status, { error: (error as Error).message })
   }
-}
-
-/**
- * The body as a JSON object. Requiring application/json also keeps other sites out: a cross-origin
- * fetch with that type needs a CORS preflight, which this server never grants.
- */
-function readJson(req: IncomingMessage): Promise<Body> {
-  if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? ''))
-    return Promise.reject(new HttpError(415, 'Send a JSON body with content-type: application/json'))
-  const tooLarge = new HttpError(413, `The body must be under ${limits.bodyBytes} bytes`)
-  if (Number(req.headers['content-length'] ?? 0) > limits.bodyBytes) return Promise.reject(tooLarge)
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > limits.bodyBytes) reject(tooLarge)
-      else chunks.push(chunk)
-    })
-    req.on('error', reject)
-    req.on('end', () => {
-      if (size > limits.bodyBytes) return
-      let body: unknown
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'))
-      } catch {
-        return reject(new HttpError(400, 'The body is not valid JSON'))
-      }
-      if (typeof body !== 'object' || body === null || Array.isArray(body))
-        return reject(new HttpError(400, 'The body must be a JSON object'))
-      resolve(body as Body)
-    })
-  })
 }
 
 /**
@@ -247,20 +206,6 @@ function pairingTopic(uri: unknown): string {
   return topic.toLowerCase()
 }
 
-const isLoopback = (host: string) => /^(127(\.\d{1,3}){3}|::1|localhost)$/i.test(host)
-const isLoopbackHost = (header: string | undefined) =>
-  header !== undefined && /^(127(\.\d{1,3}){3}|localhost|\[::1\])(:\d{1,5})?$/i.test(header)
-
-const securityHeaders = {
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown) {
-  const text = JSON.stringify(body)
-  res.writeHead(status, { ...securityHeaders, 'content-type': 'application/json; charset=utf-8' }).end(text)
-}
 
 function sendPage(res: ServerResponse, body: string) {
   res.writeHead(200, { ...securityHeaders, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp }).end(body)

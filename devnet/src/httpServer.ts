@@ -1,0 +1,61 @@
+/**
+ * What the devnet's small web apps (the WalletConnect test wallet page, the sandbox onramp) share:
+ * errors with a status, a bounded JSON body, loopback checks against DNS rebinding, and their answers'
+ * security headers. `import * as HttpServer from './httpServer.js'`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export type Body = Record<string, unknown>
+
+/**
+ * The body as a JSON object (an empty body is `{}`), at most `maxBytes`. Requiring application/json
+ * also keeps other sites out: a cross-origin fetch with that type needs a CORS preflight, which these
+ * servers never grant.
+ */
+export function readJson(req: IncomingMessage, maxBytes: number): Promise<Body> {
+  if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? ''))
+    return Promise.reject(new HttpError(415, 'Send a JSON body with content-type: application/json'))
+  const tooLarge = new HttpError(413, `The body must be under ${maxBytes} bytes`)
+  if (Number(req.headers['content-length'] ?? 0) > maxBytes) return Promise.reject(tooLarge)
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > maxBytes) reject(tooLarge)
+      else chunks.push(chunk)
+    })
+    req.on('error', reject)
+    req.on('end', () => {
+      if (size > maxBytes) return
+      let body: unknown
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}')
+      } catch {
+        return reject(new HttpError(400, 'The body is not valid JSON'))
+      }
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) return reject(new HttpError(400, 'The body must be a JSON object'))
+      resolve(body as Body)
+    })
+  })
+}
+
+/** A host name or address on loopback, to listen on. */
+export const isLoopback = (host: string) => /^(127(\.\d{1,3}){3}|::1|localhost)$/i.test(host)
+/** A Host header naming loopback: a page on another name that resolves to loopback (DNS rebinding) is refused. */
+export const isLoopbackHost = (header: string | undefined) => header !== undefined && /^(127(\.\d{1,3}){3}|localhost|\[::1\])(:\d{1,5})?$/i.test(header)
+
+export const securityHeaders = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' }
+
+export function sendJson(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { ...securityHeaders, 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body))
+}
