@@ -8,6 +8,7 @@ import * as Constants from '@doorway/shared/Constants'
 import { formatUnits } from '@doorway/shared/Format'
 import { Hono } from 'hono'
 import * as Assets from '../assets.js'
+import * as Cache from '../cache.js'
 import type { Config, Network } from '../config.js'
 import type { Deps } from '../deps.js'
 import * as Http from '../http.js'
@@ -40,8 +41,8 @@ type Asset = { name: string; symbol: string; decimals: number; iconUrl?: string;
 export function routes(deps: Deps) {
   const { config, storage } = deps
   // spec §9 cache expiry: portfolio and native balance 30 s; name and identity 5 min
-  const balances = cache<Balance[]>(deps.now, Constants.portfolioCacheMs)
-  const identities = cache<Identity>(deps.now, Constants.identityCacheMs)
+  const balances = Cache.create<Balance[]>(deps.now, Constants.portfolioCacheMs)
+  const identities = Cache.create<Identity>(deps.now, Constants.identityCacheMs)
   const app = new Hono()
 
   app.get('/v1/supported-chains', (c) => {
@@ -180,20 +181,3 @@ function fungible(config: Config, id: string): Fungible | undefined {
   return { name: asset.name, symbol: asset.symbol, iconUrl: Assets.iconUrl(config.publicUrl, asset), price: Assets.priceOf(config.prices, asset.symbol) ?? 0, address: id }
 }
 
-/** A time-limited map on the injected clock; the oldest entries go first once it holds `max`. */
-function cache<T>(now: () => number, ttlMs: number, max = 10_000) {
-  const entries = new Map<string, { value: T; expires: number }>()
-  return {
-    get(key: string): T | undefined {
-      const entry = entries.get(key)
-      if (entry && entry.expires > now()) return entry.value
-      entries.delete(key)
-      return undefined
-    },
-    set(key: string, value: T): void {
-      entries.delete(key)
-      entries.set(key, { value, expires: now() + ttlMs })
-      if (entries.size > max) entries.delete(entries.keys().next().value!)
-    },
-  }
-}

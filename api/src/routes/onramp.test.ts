@@ -2,13 +2,14 @@
  * The onramp routes over the devnet's sandbox provider, started in-process as a hosted one would answer
  * (its chains are not needed: nothing here is delivered), and over providers that fail.
  */
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, request as httpRequest, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import * as OnrampSandbox from '../../../devnet/src/onrampSandbox.js'
 import * as App from '../app.js'
 import type { Config } from '../config.js'
 import { projectId, testConfig, testDeps } from '../testing.js'
+import { optionsCacheMs } from './onramp.js'
 
 const dusd = { address: '0x5FbDB2315678afecb367f032d93F642f64180aa3', name: 'Doorway USD', symbol: 'DUSD', decimals: 6 } as const
 const unpriced = { address: '0x0000000000000000000000000000000000000001', name: 'No Price', symbol: 'NOP', decimals: 18 } as const
@@ -42,9 +43,9 @@ afterAll(async () => {
 })
 
 /** The api over a provider: the sandbox by default; `null` configures none. */
-function setup(providerUrl: string | null = sandbox.url) {
+function setup(providerUrl: string | null = sandbox.url, now: () => number = Date.now) {
   const config: Config = { ...testConfig(rpcUrls, { 'eip155:31337': [dusd, unpriced] }), ...(providerUrl && { onramp: { providerUrl } }) }
-  const { deps, calls } = testDeps(config)
+  const { deps, calls } = testDeps(config, { now })
   const app = App.create(deps)
   const post = async (path: string, body: unknown, query = `projectId=${projectId}`) => {
     const res = await app.request(`${path}?${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
@@ -58,6 +59,15 @@ function setup(providerUrl: string | null = sandbox.url) {
 }
 
 const down = 'http://127.0.0.1:9'
+
+/** Forwards a request to the sandbox, as a counting proxy in front of it. */
+function sandboxRequest(req: IncomingMessage, res: ServerResponse) {
+  const target = new URL(req.url ?? '/', sandbox.url)
+  return httpRequest(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers)
+    answer.pipe(res)
+  })
+}
 
 describe('GET /v1/onramp/options', () => {
   test('behavior: the provider’s options in spec §3’s shape: USD and EUR with the spec’s limits, each asset with its networks', async () => {
@@ -167,6 +177,27 @@ describe('GET /v1/onramp/options', () => {
 })
 
 describe('POST /v1/onramp/quote', () => {
+  test('behavior: quotes reuse the provider\'s options for a minute instead of asking for them each time', async () => {
+    let hits = 0
+    const counting = createServer((req, res) => {
+      if (new URL(req.url ?? '/', 'http://x').pathname === options) hits++
+      req.pipe(sandboxRequest(req, res))
+    })
+    await new Promise<void>((resolve) => counting.listen(0, '127.0.0.1', resolve))
+    let clock = Date.now()
+    try {
+      const { post } = setup(`http://127.0.0.1:${(counting.address() as AddressInfo).port}`, () => clock)
+      const quote = { purchaseCurrency: 'ETH', paymentCurrency: 'USD', amount: '100', network: 'eip155:31337' }
+      for (const amount of ['100', '120', '140']) expect((await post('/v1/onramp/quote', { ...quote, amount })).status).toBe(200)
+      expect(hits).toBe(1)
+      clock += optionsCacheMs + 1
+      expect((await post('/v1/onramp/quote', quote)).status).toBe(200)
+      expect(hits).toBe(2)
+    } finally {
+      counting.close()
+    }
+  })
+
   const request = { purchaseCurrency: 'ETH', paymentCurrency: 'USD', amount: '100', network: 'eip155:31337' }
 
   test('behavior: the provider’s quote: 1% fee (to the cent) plus 0.50 network fee; the rest buys at its price', async () => {

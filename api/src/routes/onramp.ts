@@ -13,6 +13,7 @@ import { getAddress } from 'viem'
 import type { Config } from '../config.js'
 import type { Deps } from '../deps.js'
 import * as Assets from '../assets.js'
+import * as Cache from '../cache.js'
 import * as Http from '../http.js'
 
 /** How long the provider may take to answer. */
@@ -22,13 +23,24 @@ export const providerTimeoutMs = 10_000
 const methods = { card: 'CARD', ACH_BANK_ACCOUNT: 'ACH_BANK_ACCOUNT' } as const
 type Method = keyof typeof methods
 
+/** How long the provider's options are reused: every quote checks against them, and they rarely change. */
+export const optionsCacheMs = 60_000
+
 export function routes(deps: Deps) {
   const { config } = deps
   const app = new Hono()
+  const cached = Cache.create<Options>(deps.now, optionsCacheMs, 1)
+  const offers = async () => {
+    const known = cached.get('options')
+    if (known) return known
+    const fresh = await options(config)
+    cached.set('options', fresh)
+    return fresh
+  }
 
   app.get('/v1/onramp/options', async (c) => {
     Http.project(c, config.projects)
-    return c.json(await options(config))
+    return c.json(await offers())
   })
 
   app.post('/v1/onramp/quote', async (c) => {
@@ -38,7 +50,7 @@ export function routes(deps: Deps) {
     const cents = fiatCents(body.amount)
     const method = body.paymentMethod ?? 'card'
     if (!Object.hasOwn(methods, method as string)) throw Http.badRequest(`Invalid paymentMethod: expected ${Object.keys(methods).join(' or ')}`)
-    const offered = await options(config)
+    const offered = await offers()
     const currency = offered.purchaseCurrencies.find((p) => p.id === body.purchaseCurrency)
     if (!currency) throw Http.badRequest('Invalid purchaseCurrency: expected the id of one of the onramp options')
     const payment = offered.paymentCurrencies.find((p) => p.id === body.paymentCurrency)
