@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { defineChain } from 'viem'
+import { type Account, type Address, createPublicClient, createWalletClient, defineChain, http } from 'viem'
 import { chains as stackChains } from './stack.js'
 
 export type Chain = { id: number; port: number; rpcUrl: string }
@@ -121,4 +121,16 @@ export function viemChain(chain: Pick<Chain, 'id' | 'rpcUrl'>) {
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [chain.rpcUrl] } },
   })
+}
+
+/**
+ * A reading client and a sending one for `account` on a local chain: an address anvil holds the key of
+ * (it numbers the transactions itself, so parallel senders never race for a nonce) or a local account.
+ */
+export function clients(chain: Pick<Chain, 'id' | 'rpcUrl'>, account: Address | Account) {
+  const defined = viemChain(chain)
+  // anvil mines each transaction at once; the default 4 s polling would only add waiting
+  const client = createPublicClient({ chain: defined, transport: http(chain.rpcUrl), pollingInterval: 50 })
+  const wallet = createWalletClient({ chain: defined, transport: http(chain.rpcUrl), account })
+  return { client, wallet }
 }

@@ -10,7 +10,6 @@ import type { ChainId } from '@doorway/shared/Caip'
 import {
   type Address,
   type Hex,
-  createPublicClient,
   createTestClient,
   createWalletClient,
   encodeFunctionData,
@@ -275,14 +274,7 @@ async function sender(chain: Pick<Chain, 'id' | 'rpcUrl'>, from: number | Addres
   return getAddress(from)
 }
 
-function clients(chain: Pick<Chain, 'id' | 'rpcUrl'>) {
-  const viemChain = Anvil.viemChain(chain)
-  // anvil mines each transaction at once; the default 4 s polling would only add waiting
-  const client = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl), pollingInterval: 50 })
-  // anvil numbers the transactions of the accounts it holds, so parallel senders never race for a nonce
-  const wallet = createWalletClient({ chain: viemChain, transport: http(chain.rpcUrl), account: deployer.address })
-  return { client, wallet }
-}
+const clients = (chain: Pick<Chain, 'id' | 'rpcUrl'>) => Anvil.clients(chain, deployer.address)
 type Clients = ReturnType<typeof clients>
 
 /**

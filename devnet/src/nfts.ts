@@ -12,12 +12,9 @@ import {
   type Abi,
   type Address,
   type Hex,
-  createPublicClient,
-  createWalletClient,
   encodeFunctionData,
   getAddress,
   getContractAddress,
-  http,
   parseAbi,
   parseEventLogs,
 } from 'viem'
@@ -190,15 +187,7 @@ async function deployCollection(chain: Chain, contract: { abi: Abi; bytecode: He
   return getAddress(receipt.contractAddress)
 }
 
-function clients(chain: Pick<Chain, 'id' | 'rpcUrl'>) {
-  const viemChain = Anvil.viemChain(chain)
-  // anvil mines each transaction at once; the default 4 s polling would only add waiting
-  const client = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl), pollingInterval: 50 })
-  // anvil holds account 8's key (its default mnemonic) and numbers the transactions itself, so tests in
-  // parallel processes that mint through these helpers never race for a nonce
-  const wallet = createWalletClient({ chain: viemChain, transport: http(chain.rpcUrl), account: deployer.address })
-  return { client, wallet }
-}
+const clients = (chain: Pick<Chain, 'id' | 'rpcUrl'>) => Anvil.clients(chain, deployer.address)
 type Clients = ReturnType<typeof clients>
 
 // Called first so a revert throws with its reason: anvil would mine it as a failed transaction.

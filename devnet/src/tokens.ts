@@ -14,12 +14,9 @@ import {
   type Abi,
   type Address,
   type Hex,
-  createPublicClient,
-  createWalletClient,
   erc20Abi,
   getAddress,
   getContractAddress,
-  http,
 } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import type { Chain } from './anvil.js'
@@ -196,13 +193,7 @@ async function find(client: Clients['client'], candidates: (Address | undefined)
   return undefined
 }
 
-function clients(chain: Chain) {
-  const viemChain = Anvil.viemChain(chain)
-  // anvil mines each transaction at once; the default 4 s polling would only add waiting
-  const client = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl), pollingInterval: 50 })
-  const wallet = createWalletClient({ chain: viemChain, transport: http(chain.rpcUrl), account: deployer })
-  return { client, wallet }
-}
+const clients = (chain: Chain) => Anvil.clients(chain, deployer)
 type Clients = ReturnType<typeof clients>
 
 // The symbol check matters when the deployer's early nonces went elsewhere: the other token (or
