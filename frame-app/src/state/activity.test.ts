@@ -1,4 +1,5 @@
 import type * as Caip from '@doorway/shared/Caip'
+import * as Constants from '@doorway/shared/Constants'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { createStore } from 'jotai'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
@@ -297,6 +298,24 @@ describe('pending sends', () => {
     expect(store.get(hasPendingAtom)).toBe(false)
     await vi.advanceTimersByTimeAsync(pendingRefreshMs * 5)
     expect(history).toHaveBeenCalledTimes(3)
+    stop()
+  })
+
+  test('behavior: once the receipt wait is over (25 s), it asks at the spec\'s pending polling interval, 30 s (spec §9)', async () => {
+    const { store, history } = connected()
+    store.set(recordPendingAtom, pending)
+    history.mockResolvedValue(page([]))
+    const stop = store.set(pollPendingAtom)
+    const now = Constants.receiptWaitMs + pendingRefreshMs
+    await vi.advanceTimersByTimeAsync(now)
+    // every few seconds while the receipt is awaited, the last of those just after it
+    const early = history.mock.calls.length
+    expect(early).toBe(Math.floor(now / pendingRefreshMs))
+    const last = early * pendingRefreshMs
+    await vi.advanceTimersByTimeAsync(last + Constants.pendingTransactionPollMs - now - 1)
+    expect(history).toHaveBeenCalledTimes(early)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(history).toHaveBeenCalledTimes(early + 1)
     stop()
   })
 

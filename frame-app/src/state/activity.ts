@@ -8,6 +8,7 @@
  * answer for the one before is dropped.
  */
 import type { ChainId } from '@doorway/shared/Caip'
+import * as Constants from '@doorway/shared/Constants'
 import * as Format from '@doorway/shared/Format'
 import { errors } from '@doorway/shared/Messages'
 import { atom, type Getter } from 'jotai'
@@ -195,22 +196,28 @@ export const recordPendingAtom = atom(null, (_get, set, pending: Omit<Pending, '
   set(pendingAtom, (list) => [{ ...pending, sentAt: Date.now() }, ...list.filter((p) => !sameHash(p.hash, pending.hash))])
 })
 
-/** How often the first page is fetched again while a pending send is shown. */
+/** How often the first page is fetched again while a pending send may still be mined soon. */
 export const pendingRefreshMs = 4_000
 
 /**
- * While a pending send is shown, fetches the first page every few seconds until the api lists it (or a
- * fetch fails: Retry starts again). Returns the stop function; the timer is cancelled, not waited out.
+ * While a pending send is shown, fetches the first page again until the api lists it (or a fetch fails:
+ * Retry starts again): every few seconds while its receipt is still awaited, then at the spec's pending
+ * polling interval (spec §9: receipt wait 25 s, pending-transaction polling 30 s). Returns the stop
+ * function; the timer is cancelled, not waited out.
  */
 export const pollPendingAtom = atom(null, (get, set) => {
   let timer: ReturnType<typeof setTimeout> | undefined
   let stopped = false
+  const delay = () => {
+    const newest = Math.max(...get(shownPendingAtom).map((p) => p.sentAt))
+    return Date.now() - newest < Constants.receiptWaitMs ? pendingRefreshMs : Constants.pendingTransactionPollMs
+  }
   const schedule = () => {
     timer = setTimeout(async () => {
       if (stopped || !get(hasPendingAtom) || get(historyFailedAtom)) return
       await set(fetchHistoryAtom, 'first')
       if (!stopped) schedule()
-    }, pendingRefreshMs)
+    }, delay())
   }
   schedule()
   return () => {
