@@ -40,8 +40,10 @@ export type Options = {
   disableAppend?: boolean
   /** Render the modal inline into this element instead of a dialog. */
   embedded?: HTMLElement
-  siweConfig?: object
-  siwx?: object
+  /** The older sign-in shape (AppKit's SIWE config), mapped onto `siwx` and shown as ConnectingSiwe. */
+  siweConfig?: SiweConfig
+  /** Sign-in on connect (spec §4, CAIP-122): functions that stay on this page; `@doorway/sdk/siwx` has a ready one. */
+  siwx?: Siwx
   /** Where the frame-app is served; defaults to this build's frame URL. */
   frameUrl?: string
 }
@@ -89,4 +91,57 @@ export type Modal = {
   destroy(): void
   /** The element the SDK created: the dialog, or the iframe in embedded mode. */
   readonly element: HTMLElement
+}
+
+/** What the modal asks a CAIP-122 message for: the account that signs it and its network. */
+export type SiwxInput = { accountAddress: string; chainId: Caip.ChainId; notBefore?: string; expirationTime?: string }
+/** CAIP-122 fields of a sign-in message (EIP-4361 for eip155). Plain data: it crosses to the frame. */
+export type SiwxData = SiwxInput & {
+  domain: string
+  uri: string
+  version: string
+  nonce: string
+  statement?: string
+  resources?: string[]
+  requestId?: string
+  issuedAt?: string
+}
+/** The message's data with its text: `toString()` is the exact text the wallet signs. */
+export type SiwxMessage = SiwxData & { toString(): string }
+/** A signed-in session: the message's data, its text and the wallet's signature (hex for eip155). */
+export type SiwxSession = { data: SiwxData; message: string; signature: string }
+
+/**
+ * The dapp's sign-in (issue 13, AppKit's SIWXConfig in shape). The frame calls these through the host
+ * channel, each call checked and cut by a timeout; none of them crosses to the frame.
+ */
+export type Siwx = {
+  createMessage(input: SiwxInput): Promise<SiwxMessage>
+  /** Optional: sign the text yourself; otherwise the connected wallet signs it (personal_sign). */
+  signMessage?(args: { message: string; chainId: Caip.ChainId; accountAddress: string }): Promise<string>
+  /** Verify and keep a session; throwing refuses the sign-in. */
+  addSession(session: SiwxSession): Promise<void>
+  revokeSession(chainId: Caip.ChainId, address: string): Promise<void>
+  setSessions(sessions: SiwxSession[]): Promise<void>
+  getSessions(chainId: Caip.ChainId, address: string): Promise<SiwxSession[]>
+  /** True: the person must sign in to stay connected (cancelling disconnects). Absent: optional. */
+  getRequired?(): boolean
+  /** Forget the sessions when the wallet disconnects. */
+  signOutOnDisconnect?: boolean
+}
+
+/** AppKit's older SIWE config, accepted and mapped onto `Siwx` (spec §2 ConnectingSiwe). */
+export type SiweConfig = {
+  getNonce(address?: string): Promise<string>
+  getMessageParams?(): Promise<{ domain?: string; uri?: string; statement?: string; resources?: string[]; expiry?: number; chains?: number[] }>
+  createMessage(args: { address: string; chainId: number; nonce: string; domain: string; uri: string; version: string; iat: string; statement?: string; resources?: string[] }): string
+  verifyMessage(args: { message: string; signature: string }): Promise<boolean>
+  getSession(): Promise<{ address: string; chainId: number } | null>
+  signOut(): Promise<boolean>
+  onSignIn?(session?: { address: string; chainId: number }): void
+  onSignOut?(): void
+  /** Default true. */
+  required?: boolean
+  /** Default true. */
+  signOutOnDisconnect?: boolean
 }
