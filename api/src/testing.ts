@@ -26,7 +26,7 @@ import type { Deps } from './deps.js'
 import * as Indexer from './indexer.js'
 import * as Rpc from './rpc.js'
 import * as Sql from './storage/sql.js'
-import { NameTaken, type NameRecord, type SessionRecord, type Storage } from './storage/Storage.js'
+import { AddressHasName, NameTaken, NonceUsed, type NameRecord, type SessionRecord, type Storage } from './storage/Storage.js'
 import * as Anvil from '../../devnet/src/anvil.js'
 
 export const projectId = 'test-project'
@@ -38,14 +38,23 @@ export async function testStorage(): Promise<Storage> {
 }
 
 /**
- * A Storage double with the same rules as the real ones: names taken by another address fail, addresses
- * match in any case. It holds no history index (use testStorage).
+ * A Storage double with the same rules as the real ones: names taken by another address fail, one name
+ * per address, a registration nonce once per address, addresses match in any case. It holds no history
+ * index (use testStorage).
  */
 export function memoryStorage(): Storage {
   const names = new Map<string, NameRecord>()
+  const nonces = new Map<string, number>()
   const sessions: SessionRecord[] = []
   const key = (address: string) => address.toLowerCase()
   const analytics: Parameters<Storage['analytics']['add']>[0][] = []
+  const putName = (record: NameRecord) => {
+    const held = [...names.values()].find((r) => key(r.address) === key(record.address) && r.name !== record.name)
+    if (held) throw new AddressHasName(record.address, held.name)
+    const existing = names.get(record.name)
+    if (existing && key(existing.address) !== key(record.address)) throw new NameTaken(`Name ${record.name} is registered to another address`)
+    names.set(record.name, record)
+  }
   return {
     analytics: {
       async add(event) {
@@ -66,9 +75,14 @@ export function memoryStorage(): Storage {
           .sort((a, b) => b.registeredAt - a.registeredAt || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       },
       async put(record) {
-        const existing = names.get(record.name)
-        if (existing && key(existing.address) !== key(record.address)) throw new NameTaken(`Name ${record.name} is registered to another address`)
-        names.set(record.name, record)
+        putName(record)
+      },
+      async register(record, nonce) {
+        for (const [spent, keepUntil] of nonces) if (keepUntil < record.registeredAt) nonces.delete(spent)
+        const spent = `${key(record.address)} ${nonce.value}`
+        if (nonces.has(spent)) throw new NonceUsed(`Nonce ${nonce.value} of ${record.address} was used already`)
+        putName(record)
+        nonces.set(spent, nonce.keepUntil)
       },
     },
     sessions: {

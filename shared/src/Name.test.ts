@@ -44,3 +44,37 @@ describe('isNameReference', () => {
     },
   )
 })
+
+describe('registrationMessage', () => {
+  const registration = { name: 'alice.doorway.id', attributes: { avatar: 'https://img.test/a.png' }, timestamp: 1_750_000_000, nonce: 'a'.repeat(32) }
+
+  test('behavior: JSON of name, attributes, timestamp and nonce in that order', () => {
+    expect(Name.registrationMessage(registration)).toMatchInlineSnapshot(
+      `"{"name":"alice.doorway.id","attributes":{"avatar":"https://img.test/a.png"},"timestamp":1750000000,"nonce":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}"`,
+    )
+  })
+
+  test('behavior: the same text whatever order the fields were given in, and nothing else', () => {
+    const shuffled = { nonce: registration.nonce, extra: 'dropped', timestamp: registration.timestamp, attributes: registration.attributes, name: registration.name }
+    expect(Name.registrationMessage(shuffled)).toBe(Name.registrationMessage(registration))
+  })
+
+  test('behavior: parses back to the registration', () => {
+    expect(JSON.parse(Name.registrationMessage(registration))).toEqual(registration)
+  })
+})
+
+describe('ensip11CoinType', () => {
+  test.each([
+    [1, 2147483649],
+    [10, 2147483658],
+    [31337, 2147514985],
+    [0x7fffffff, 0xffffffff],
+  ])('behavior: chain %i is coin type %i (0x80000000 | chainId)', (chainId, coinType) => {
+    expect(Name.ensip11CoinType(chainId)).toBe(coinType)
+  })
+
+  test.each([[0], [-1], [1.5], [0x80000000], [Number.NaN]])('error: no coin type for chain %s', (chainId) => {
+    expect(() => Name.ensip11CoinType(chainId)).toThrow(RangeError)
+  })
+})

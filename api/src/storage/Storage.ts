@@ -105,9 +105,16 @@ export type Storage = {
   }
   names: {
     get(name: string): Promise<NameRecord | undefined>
+    /** The address's name: a list of at most one (issue 13: one name per address). */
     byAddress(address: string): Promise<NameRecord[]>
-    /** Fails with NameTaken when the name belongs to someone else. */
+    /** Fails with NameTaken when the name belongs to another address, AddressHasName when the address holds another name. */
     put(record: NameRecord): Promise<void>
+    /**
+     * put, spending the signed registration's nonce in the same transaction: NonceUsed when the address
+     * spent it already, and nothing is written when any check fails. The nonce is kept until `keepUntil`
+     * (ms); nonces kept until before `record.registeredAt` are forgotten.
+     */
+    register(record: NameRecord, nonce: { value: string; keepUntil: number }): Promise<void>
   }
   sessions: {
     list(address: string): Promise<SessionRecord[]>
@@ -135,6 +142,18 @@ export type Storage = {
 }
 
 export class NameTaken extends Error {}
+
+export class AddressHasName extends Error {
+  constructor(
+    readonly address: string,
+    readonly held: string,
+  ) {
+    super(`Address ${address} already has the name ${held}`)
+  }
+}
+
+/** A replayed registration: its nonce was spent by the same address. */
+export class NonceUsed extends Error {}
 
 export async function open(config: Config['storage']): Promise<Storage> {
   if (config.kind === 'postgres') return (await import('./postgres.js')).open(config.url)

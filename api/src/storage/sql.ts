@@ -3,7 +3,7 @@
  * and a `pg` Pool both satisfy, so the embedded and the PostgreSQL store cannot drift apart.
  */
 import * as IndexSql from './indexSql.js'
-import { type AnalyticsEvent, type NameRecord, NameTaken, type SessionRecord, type Storage } from './Storage.js'
+import { AddressHasName, type AnalyticsEvent, type NameRecord, NameTaken, NonceUsed, type SessionRecord, type Storage } from './Storage.js'
 
 /**
  * What the stores need from a driver: parameterised queries, a multi-statement script without
@@ -34,11 +34,35 @@ CREATE TABLE IF NOT EXISTS names (
   name text PRIMARY KEY,
   address text NOT NULL,
   address_key text NOT NULL,
-  coin_type integer NOT NULL,
+  coin_type bigint NOT NULL,
   attributes jsonb NOT NULL,
   registered_at bigint NOT NULL
 );
-CREATE INDEX IF NOT EXISTS names_by_address ON names (address_key);
+DO $$
+BEGIN
+  -- issue 13: EVM chains' coin types (ENSIP-11, 0x80000000 | chainId) are past the integer range.
+  IF (SELECT data_type FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = 'names' AND column_name = 'coin_type') = 'integer' THEN
+    ALTER TABLE names ALTER COLUMN coin_type TYPE bigint;
+  END IF;
+  -- issue 13: one name per address. An address that held several keeps its newest (ties: the first by
+  -- name), the one its identity showed.
+  IF to_regclass('names_one_per_address') IS NULL THEN
+    DELETE FROM names WHERE EXISTS (
+      SELECT 1 FROM names kept WHERE kept.address_key = names.address_key
+        AND (kept.registered_at > names.registered_at OR (kept.registered_at = names.registered_at AND kept.name < names.name)));
+    CREATE UNIQUE INDEX names_one_per_address ON names (address_key);
+    DROP INDEX IF EXISTS names_by_address;
+  END IF;
+END $$;
+-- Registration nonces an address spent (issue 13), kept while their signed message could still be sent.
+CREATE TABLE IF NOT EXISTS name_nonces (
+  address_key text NOT NULL,
+  nonce text NOT NULL,
+  keep_until bigint NOT NULL,
+  PRIMARY KEY (address_key, nonce)
+);
+CREATE INDEX IF NOT EXISTS name_nonces_expiry ON name_nonces (keep_until);
 CREATE TABLE IF NOT EXISTS sessions (
   address text NOT NULL,
   address_key text NOT NULL,
@@ -56,7 +80,7 @@ COMMIT;
 
 // bigint columns come back as strings from `pg`; float8 is exact for millisecond times and is a number in both drivers.
 const eventColumns = `project_id AS "projectId", event_id AS "eventId", url, domain, timestamp::float8 AS timestamp, props`
-const nameColumns = `name, address, coin_type AS "coinType", attributes, registered_at::float8 AS "registeredAt"`
+const nameColumns = `name, address, coin_type::float8 AS "coinType", attributes, registered_at::float8 AS "registeredAt"`
 const sessionColumns = `address, pci, chain_id AS "chainId", permissions, expiry::float8 AS expiry, revoked, created_at::float8 AS "createdAt"`
 
 export const queries = {
@@ -66,13 +90,21 @@ export const queries = {
     ORDER BY timestamp DESC, seq DESC LIMIT $2`,
   getName: `SELECT ${nameColumns} FROM names WHERE name = $1`,
   namesByAddress: `SELECT ${nameColumns} FROM names WHERE address_key = $1 ORDER BY registered_at DESC, name`,
-  // Updates only when the same address re-registers; no row back means the name is someone else's.
-  putName: `INSERT INTO names (name, address, address_key, coin_type, attributes, registered_at)
-    VALUES ($1, $2, $3, $4, $5::jsonb, $6)
-    ON CONFLICT (name) DO UPDATE SET address = EXCLUDED.address, coin_type = EXCLUDED.coin_type,
-      attributes = EXCLUDED.attributes, registered_at = EXCLUDED.registered_at
-    WHERE names.address_key = EXCLUDED.address_key
-    RETURNING name`,
+  // Inserts unless the address holds another name (held); updates only when the same address
+  // re-registers. Neither put nor held back means the name is someone else's.
+  putName: `WITH held AS (SELECT name FROM names WHERE address_key = $3 AND name <> $1),
+    put AS (
+      INSERT INTO names (name, address, address_key, coin_type, attributes, registered_at)
+      SELECT $1::text, $2::text, $3::text, $4::bigint, $5::jsonb, $6::bigint WHERE NOT EXISTS (SELECT 1 FROM held)
+      ON CONFLICT (name) DO UPDATE SET address = EXCLUDED.address, coin_type = EXCLUDED.coin_type,
+        attributes = EXCLUDED.attributes, registered_at = EXCLUDED.registered_at
+      WHERE names.address_key = EXCLUDED.address_key
+      RETURNING name)
+    SELECT (SELECT name FROM put) AS put, (SELECT name FROM held LIMIT 1) AS held`,
+  forgetNonces: `DELETE FROM name_nonces WHERE keep_until < $1`,
+  // No row back: the address spent this nonce already.
+  spendNonce: `INSERT INTO name_nonces (address_key, nonce, keep_until) VALUES ($1, $2, $3)
+    ON CONFLICT (address_key, nonce) DO NOTHING RETURNING nonce`,
   listSessions: `SELECT ${sessionColumns} FROM sessions WHERE address_key = $1 ORDER BY created_at DESC, pci`,
   putSession: `INSERT INTO sessions (address, address_key, pci, chain_id, permissions, expiry, revoked, created_at)
     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8)
@@ -107,10 +139,16 @@ export async function create(client: Client, close: () => Promise<void>): Promis
         return (await client.query<NameRecord>(queries.namesByAddress, [addressKey(address)])).rows
       },
       async put(record) {
-        const { name, address, coinType, attributes, registeredAt } = record
-        const params = [name, address, addressKey(address), coinType, JSON.stringify(attributes), registeredAt]
-        const { rows } = await client.query(queries.putName, params)
-        if (rows.length === 0) throw new NameTaken(`Name ${name} is registered to another address`)
+        await oneNamePerAddress(client, record.address, () => putName(client, record))
+      },
+      async register(record, nonce) {
+        const spend = async (tx: Pick<Client, 'query'>) => {
+          await tx.query(queries.forgetNonces, [record.registeredAt])
+          const { rows } = await tx.query(queries.spendNonce, [addressKey(record.address), nonce.value, nonce.keepUntil])
+          if (rows.length === 0) throw new NonceUsed(`Nonce ${nonce.value} of ${record.address} was used already`)
+          await putName(tx, record)
+        }
+        await oneNamePerAddress(client, record.address, () => client.transaction(spend))
       },
     },
     sessions: {
@@ -128,6 +166,30 @@ export async function create(client: Client, close: () => Promise<void>): Promis
     },
     ...IndexSql.create(client),
     close,
+  }
+}
+
+async function putName(client: Pick<Client, 'query'>, record: NameRecord): Promise<void> {
+  const { name, address, coinType, attributes, registeredAt } = record
+  const params = [name, address, addressKey(address), coinType, JSON.stringify(attributes), registeredAt]
+  const [result] = (await client.query<{ put: string | null; held: string | null }>(queries.putName, params)).rows
+  if (result?.held) throw new AddressHasName(address, result.held)
+  if (!result?.put) throw new NameTaken(`Name ${name} is registered to another address`)
+}
+
+/**
+ * Two first registrations of one address at once both find it without a name; the unique index stops
+ * the second, which is then told the name the first took.
+ */
+async function oneNamePerAddress(client: Pick<Client, 'query'>, address: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write()
+  } catch (error) {
+    const { code, constraint } = error instanceof Error ? (error as { code?: unknown; constraint?: unknown }) : {}
+    if (code !== '23505' || constraint !== 'names_one_per_address') throw error
+    const [held] = (await client.query<NameRecord>(queries.namesByAddress, [addressKey(address)])).rows
+    if (!held) throw error
+    throw new AddressHasName(address, held.name)
   }
 }
 

@@ -1,6 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as Embedded from './embedded.js'
@@ -10,38 +11,73 @@ import {
   type AnalyticsEvent,
   type IndexEntry,
   type IndexWindow,
+  AddressHasName,
   keptBlocks,
   type NameRecord,
   NameTaken,
+  NonceUsed,
   type NftMove,
   type SessionRecord,
   type Storage,
 } from './Storage.js'
 import { findBin, installCommand, startPostgres } from './testPostgres.js'
 
-/** A fresh, empty place for a store, and a way to (re)open it. */
-type Place = { open: () => Promise<Storage>; dispose: () => Promise<void> }
+/**
+ * A fresh, empty place for a store, a way to (re)open it, raw SQL on it (to set up an older schema) and,
+ * where several connections exist, a transaction left open on another connection (to race the store).
+ */
+type Place = {
+  open: () => Promise<Storage>
+  exec: (script: string) => Promise<void>
+  begin?: (script: string) => Promise<{ commit: () => Promise<void> }>
+  dispose: () => Promise<void>
+}
+
+/** Where places are made: the store's contract runs on one; a migration test makes its own. */
+type Ground = { place: () => Promise<Place>; dispose: () => Promise<void> }
 
 contract('embedded (PGlite)', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'doorway-storage-'))
-  // A directory that does not exist yet: open creates it.
-  return { open: () => Embedded.open(join(dir, 'db')), dispose: () => rm(dir, { recursive: true, force: true }) }
+  let n = 0
+  return {
+    async place() {
+      // A directory that does not exist yet: open creates it.
+      const db = join(dir, `db-${++n}`)
+      const exec = async (script: string) => {
+        await mkdir(db, { recursive: true })
+        const raw = await PGlite.create(db)
+        await raw.exec(script).finally(() => raw.close())
+      }
+      return { open: () => Embedded.open(db), exec, dispose: () => rm(db, { recursive: true, force: true }) }
+    },
+    dispose: () => rm(dir, { recursive: true, force: true }),
+  }
 })
 
 // Real PostgreSQL, never skipped: DOORWAY_TEST_POSTGRES_URL, else a throwaway server from Debian's binaries.
 contract('postgres', async () => {
   const given = process.env.DOORWAY_TEST_POSTGRES_URL
   const server = given ? { url: given, stop: async () => {} } : await startPostgres()
-  const database = `doorway_test_${process.pid}_${Date.now()}`
-  await admin(server.url, `CREATE DATABASE ${pg.escapeIdentifier(database)}`)
-  const url = new URL(server.url)
-  url.pathname = `/${database}`
+  let n = 0
   return {
-    open: () => Postgres.open(url.href),
-    dispose: async () => {
-      await admin(server.url, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(database)} WITH (FORCE)`)
-      await server.stop()
+    async place() {
+      const database = `doorway_test_${process.pid}_${Date.now()}_${++n}`
+      await admin(server.url, `CREATE DATABASE ${pg.escapeIdentifier(database)}`)
+      const url = new URL(server.url)
+      url.pathname = `/${database}`
+      return {
+        open: () => Postgres.open(url.href),
+        exec: (script) => admin(url.href, script),
+        async begin(script) {
+          const client = new pg.Client({ connectionString: url.href })
+          await client.connect()
+          await client.query(`BEGIN; ${script}`)
+          return { commit: () => client.query('COMMIT').then(() => client.end()) }
+        },
+        dispose: () => admin(server.url, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(database)} WITH (FORCE)`),
+      }
     },
+    dispose: () => server.stop(),
   }
 })
 
@@ -62,20 +98,23 @@ async function admin(url: string, statement: string) {
   }
 }
 
-function contract(name: string, create: () => Promise<Place>) {
+function contract(name: string, create: () => Promise<Ground>) {
   describe(name, () => {
+    let ground: Ground
     let place: Place
     let store: Storage
     let n = 0
     const unique = (prefix: string) => `${prefix}-${++n}`
 
     beforeAll(async () => {
-      place = await create()
+      ground = await create()
+      place = await ground.place()
       store = await place.open()
     }, 120_000)
     afterAll(async () => {
       await store?.close()
       await place?.dispose()
+      await ground?.dispose()
     }, 60_000)
 
     const event = (projectId: string, timestamp: number, props: Record<string, unknown> = {}): AnalyticsEvent => ({
@@ -87,6 +126,9 @@ function contract(name: string, create: () => Promise<Place>) {
       props,
     })
     const address = (digit: string) => `0x${digit.repeat(40)}`
+    // An address no other test uses: one name per address.
+    let nextAddress = 0xfeed0000
+    const fresh = () => `0x${(nextAddress++).toString(16).padStart(40, '0')}`
     const nameRecord = (name: string, owner: string, attributes: Record<string, string> = {}): NameRecord => ({
       name,
       address: owner,
@@ -169,15 +211,6 @@ function contract(name: string, create: () => Promise<Place>) {
         expect(await store.names.byAddress(`0x${'AB'.repeat(20)}`)).toEqual([record])
       })
 
-      // The identity endpoint shows the first record as the address's name (routes/balance.ts).
-      test('behavior: byAddress lists the newest registration first, ties by name', async () => {
-        const owner = address('5')
-        const at = (name: string, registeredAt: number) => ({ ...nameRecord(name, owner), registeredAt })
-        const [middle, newest, tieB, tieA] = [at(unique('m'), 2_000), at(unique('n'), 3_000), at(`b-${unique('t')}`, 1_000), at(`a-${unique('t')}`, 1_000)]
-        for (const record of [middle, newest, tieB, tieA]) await store.names.put(record)
-        expect(await store.names.byAddress(owner)).toEqual([newest, middle, tieA, tieB])
-      })
-
       test('error: NameTaken when the name belongs to another address, which keeps it', async () => {
         const record = nameRecord(unique('bob'), address('2'))
         await store.names.put(record)
@@ -194,6 +227,130 @@ function contract(name: string, create: () => Promise<Place>) {
         expect(await store.names.get(name)).toEqual(updated)
         expect(await store.names.byAddress(address('4'))).toEqual([updated])
       })
+
+      test('error: AddressHasName when the address holds another name, which it keeps', async () => {
+        const owner = fresh()
+        const held = nameRecord(unique('erin'), owner)
+        await store.names.put(held)
+        const second = unique('erin')
+        const error = await store.names.put(nameRecord(second, owner.toUpperCase().replace('0X', '0x'))).catch((e: unknown) => e)
+        expect(error).toBeInstanceOf(AddressHasName)
+        expect(error).toMatchObject({ held: held.name, message: `Address ${owner.toUpperCase().replace('0X', '0x')} already has the name ${held.name}` })
+        expect(await store.names.get(second)).toBeUndefined()
+        expect(await store.names.byAddress(owner)).toEqual([held])
+      })
+
+      test('error: AddressHasName wins over NameTaken when both apply', async () => {
+        const [mine, theirs] = [nameRecord(unique('fay'), fresh()), nameRecord(unique('gus'), fresh())]
+        await store.names.put(mine)
+        await store.names.put(theirs)
+        await expect(store.names.put(nameRecord(theirs.name, mine.address))).rejects.toBeInstanceOf(AddressHasName)
+      })
+
+      // PGlite has one connection, so only a server can race two first registrations of one address.
+      test.runIf(name === 'postgres')('behavior: a first registration racing another of the same address is AddressHasName', async () => {
+        const owner = fresh()
+        const first = unique('hal')
+        const racing = await place.begin!(`INSERT INTO names VALUES ('${first}', '${owner}', '${owner}', 60, '{}', 1)`)
+        // The store's insert waits on the open one's row in the unique index, then fails on it.
+        const second = store.names.put(nameRecord(unique('ida'), owner)).catch((e: unknown) => e)
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        await racing.commit()
+        expect(await second).toMatchObject({ held: first })
+        expect(await second).toBeInstanceOf(AddressHasName)
+        expect((await store.names.byAddress(owner)).map((r) => r.name)).toEqual([first])
+      })
+
+      test('behavior: an EVM chain coin type (ENSIP-11, past the 32-bit signed range) round-trips', async () => {
+        const record = { ...nameRecord(unique('jan'), fresh()), coinType: 0x80000000 + 31337 }
+        await store.names.put(record)
+        expect(await store.names.get(record.name)).toEqual(record)
+      })
+    })
+
+    describe('names.register', () => {
+      const at = 1_750_000_000_000
+      const nonce = (keepUntil = at + 660_000) => ({ value: unique('nonce').padEnd(32, '0'), keepUntil })
+
+      test('behavior: registers the name and spends the nonce; the same nonce again is NonceUsed and writes nothing', async () => {
+        const record = { ...nameRecord(unique('kim'), fresh(), { bio: 'first' }), registeredAt: at }
+        const spent = nonce()
+        await store.names.register(record, spent)
+        expect(await store.names.get(record.name)).toEqual(record)
+        const replay = { ...record, attributes: { bio: 'replayed' }, registeredAt: at + 1_000 }
+        await expect(store.names.register(replay, spent)).rejects.toBeInstanceOf(NonceUsed)
+        expect(await store.names.get(record.name)).toEqual(record)
+      })
+
+      test('behavior: a nonce is spent per address, in any case; another address may use the same one', async () => {
+        const owner = fresh()
+        const spent = nonce()
+        await store.names.register({ ...nameRecord(unique('lea'), owner), registeredAt: at }, spent)
+        const again = { ...nameRecord(unique('lea'), owner.toUpperCase().replace('0X', '0x')), registeredAt: at }
+        await expect(store.names.register(again, spent)).rejects.toBeInstanceOf(NonceUsed)
+        await store.names.register({ ...nameRecord(unique('max'), fresh()), registeredAt: at }, spent)
+      })
+
+      test('behavior: a refused registration does not spend its nonce', async () => {
+        const [owner, other] = [fresh(), fresh()]
+        const taken = nameRecord(unique('ned'), other)
+        await store.names.put(taken)
+        const spent = nonce()
+        await expect(store.names.register({ ...nameRecord(taken.name, owner), registeredAt: at }, spent)).rejects.toBeInstanceOf(NameTaken)
+        const record = { ...nameRecord(unique('ned'), owner), registeredAt: at }
+        await store.names.register(record, spent)
+        expect(await store.names.byAddress(owner)).toEqual([record])
+      })
+
+      test('behavior: a nonce is kept until keepUntil, then forgotten', async () => {
+        const record = { ...nameRecord(unique('ola'), fresh()), registeredAt: at }
+        const spent = nonce(at + 10_000)
+        await store.names.register(record, spent)
+        await expect(store.names.register({ ...record, registeredAt: at + 10_000 }, spent)).rejects.toBeInstanceOf(NonceUsed)
+        await store.names.register({ ...record, registeredAt: at + 10_001 }, spent)
+        expect(await store.names.get(record.name)).toEqual({ ...record, registeredAt: at + 10_001 })
+      })
+    })
+
+    describe('migration', () => {
+      // The names table before issue 13: integer coin types, several names per address.
+      const before13 = `
+        CREATE TABLE names (name text PRIMARY KEY, address text NOT NULL, address_key text NOT NULL, coin_type integer NOT NULL,
+          attributes jsonb NOT NULL, registered_at bigint NOT NULL);
+        CREATE INDEX names_by_address ON names (address_key);
+        INSERT INTO names VALUES
+          ('old.doorway.id', '0xAa${'a'.repeat(38)}', '0x${'a'.repeat(40)}', 60, '{}', 1000),
+          ('new.doorway.id', '0xAa${'a'.repeat(38)}', '0x${'a'.repeat(40)}', 60, '{"bio":"newest"}', 2000),
+          ('tie-b.doorway.id', '0x${'b'.repeat(40)}', '0x${'b'.repeat(40)}', 60, '{}', 3000),
+          ('tie-a.doorway.id', '0x${'b'.repeat(40)}', '0x${'b'.repeat(40)}', 60, '{}', 3000),
+          ('solo.doorway.id', '0x${'c'.repeat(40)}', '0x${'c'.repeat(40)}', 60, '{}', 1000);`
+
+      test('behavior: an address with several names keeps its newest (ties: first by name); coin types widen to bigint', async () => {
+        const old = await ground.place()
+        try {
+          await old.exec(before13)
+          const migrated = await old.open()
+          try {
+            const names = async (digit: string) => (await migrated.names.byAddress(address(digit))).map((r) => r.name)
+            expect(await names('a')).toEqual(['new.doorway.id'])
+            expect(await names('b')).toEqual(['tie-a.doorway.id'])
+            expect(await names('c')).toEqual(['solo.doorway.id'])
+            expect(await migrated.names.get('old.doorway.id')).toBeUndefined()
+            await expect(migrated.names.put(nameRecord('another.doorway.id', address('c')))).rejects.toBeInstanceOf(AddressHasName)
+            const evm = { ...nameRecord('evm.doorway.id', address('d')), coinType: 0x80000000 + 31337 }
+            await migrated.names.put(evm)
+            expect(await migrated.names.get(evm.name)).toEqual(evm)
+          } finally {
+            await migrated.close()
+          }
+          // Opening again migrates nothing twice.
+          const reopened = await old.open()
+          expect((await reopened.names.byAddress(address('a'))).map((r) => r.name)).toEqual(['new.doorway.id'])
+          await reopened.close()
+        } finally {
+          await old.dispose()
+        }
+      }, 60_000)
     })
 
     describe('sessions', () => {
