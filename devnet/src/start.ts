@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as ApiConfig from '../../api/src/config.js'
 import * as Api from '../../api/src/server.js'
+import * as SiwxServer from '../../examples/siwx-server/src/server.js'
 import * as SecureServer from '../../secure-site/server/src/main.js'
 import * as SecureSecrets from '../../secure-site/server/src/secrets.js'
 import * as SecureStorage from '../../secure-site/server/src/storage/Storage.js'
@@ -106,10 +107,19 @@ const csp = (rules: Record<string, string>) =>
     .map(([k, v]) => `${k} ${v}`)
     .join('; ')
 
+// The wagmi example's sign-in server (examples/siwx-server): nonces, verified EIP-4361 sign-ins and the
+// session cookie under /siwx/api/ on the demo origin itself, so the page reaches it under `connect-src
+// 'self'` and its cookie is same-origin. Messages must name the host the wagmi page is opened at (urls.demo).
+const siwx = SiwxServer.createSiwxServer({
+  domain: `localhost:${ports.demo}`,
+  rpcUrls: Object.fromEntries(chains.map((chain) => [`eip155:${chain.id}`, chain.rpcUrl])),
+})
+
 // The demo host page runs under a strict CSP: besides itself it allows only the frame origin.
 const demo: serve.Options = {
   port: ports.demo,
   hosts: ['127.0.0.1', '::1'],
+  handlers: [siwx],
   mounts: [
     { prefix: '/sdk/', dir: at('sdk/dist') },
     // The dev wallet plays a browser extension on the demo page (examples/dev-wallet).
@@ -151,7 +161,7 @@ const servers: Server[] = (
 
 console.log(`
 Doorway local stack is up.
-  Demo:        ${urls.demo}
+  Demo:        ${urls.demo} (the wagmi example's sign-in API at ${urls.demo}siwx/api/)
   Frame-app:   ${urls.frame}
   Secure-site: ${urls.secure} (page and embedded-wallet API, secure-site/server)
   Vault:       ${vault.url} (its own process; re-seals recovery shares for the secure-site server)

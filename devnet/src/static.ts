@@ -1,7 +1,7 @@
 /** A small static file server with the security headers each origin of the stack needs. */
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { extname, join, normalize, sep } from 'node:path'
 
 const types: Record<string, string> = {
@@ -18,10 +18,14 @@ const types: Record<string, string> = {
 
 export type Mount = { prefix: string; dir: string }
 
+/** Answers the requests that are its own (an API beside the files) and says so by returning true. */
+export type Handler = (req: IncomingMessage, res: ServerResponse) => boolean
+
 export function serve(options: serve.Options): Promise<Server[]> {
-  const { mounts, headers, port, hosts } = options
+  const { mounts, headers, port, hosts, handlers = [] } = options
   const server = () =>
     createServer(async (req, res) => {
+      if (handlers.some((handle) => handle(req, res))) return
       const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
       const mount = mounts.find((m) => path.startsWith(m.prefix))
       const file = mount && resolveFile(mount, path)
@@ -53,7 +57,14 @@ export function serve(options: serve.Options): Promise<Server[]> {
   )
 }
 export declare namespace serve {
-  type Options = { mounts: Mount[]; headers: Record<string, string>; port: number; hosts: string[] }
+  type Options = {
+    mounts: Mount[]
+    headers: Record<string, string>
+    port: number
+    hosts: string[]
+    /** Tried in order before the mounts; the first that takes a request answers it. */
+    handlers?: Handler[]
+  }
 }
 
 /** Maps a URL path into the mount's folder; refuses anything that would climb out of it. */

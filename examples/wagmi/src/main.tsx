@@ -7,6 +7,7 @@ import { defineChain } from 'viem'
 import { createConfig, http, WagmiProvider } from 'wagmi'
 import { injected } from 'wagmi/connectors'
 import { App } from './App.js'
+import { siwx } from './signIn.js'
 
 declare global {
   // The SDK's script build, loaded by index.html before this bundle.
@@ -23,7 +24,8 @@ const anvil = (id: number, port: number) =>
   })
 const chains = [anvil(31337, 8545), anvil(31338, 8546)] as const
 
-const modal = Doorway.createModal({ projectId: 'doorway-wagmi-example', networks: chains })
+// Sign-in on connect (CAIP-122): the modal asks for a signature once the wallet connects (signIn.ts).
+const modal = Doorway.createModal({ projectId: 'doorway-wagmi-example', networks: chains, siwx })
 
 const config = createConfig({
   chains,
@@ -50,7 +52,7 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <WagmiProvider config={config}>
       <QueryClientProvider client={queryClient}>
-        <App />
+        <App modal={modal} />
       </QueryClientProvider>
     </WagmiProvider>
   </StrictMode>,
