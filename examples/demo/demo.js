@@ -54,9 +54,11 @@ const signButton = document.getElementById('sign')
 const fundButton = document.getElementById('fund')
 
 async function refresh() {
-  const { status, address, chainId } = modal.getState()
+  const { status, address, chainId, profileName } = modal.getState()
   show('status', status)
   show('address', address ?? '—')
+  // The account's name (e.g. alice.doorway.id), once it has one.
+  show('name', profileName ?? '—')
   show('chain', chainId ?? '—')
   sendButton.disabled = openSendButton.disabled = signButton.disabled = status !== 'connected'
   fundButton.disabled = status !== 'connected' || !devnetRpc(chainId)

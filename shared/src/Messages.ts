@@ -188,7 +188,6 @@ export const ui = {
   later: {
     siwx: 'Sign-in with your wallet is not available in this version yet.',
     farcaster: 'Farcaster login is not available in this version yet.',
-    names: 'Name registration is not available in this version yet.',
     socials: 'Login with {providers} is not available in this version yet.',
   },
   connect: {
@@ -593,6 +592,27 @@ export const ui = {
     failed: 'Purchase failed',
     noReason: 'The provider gave no reason.',
     tryAgain: 'Try again',
+  },
+  // issue 13: names (our own texts; spec §5 rule, §8 errors are in `errors`)
+  names: {
+    choose: 'Choose a name',
+    label: 'Name',
+    hint: 'At least 4 characters: letters, digits and hyphens (-).',
+    rules: {
+      tooShort: 'A name has at least 4 characters.',
+      characters: 'Only letters, digits and hyphens (-) are allowed.',
+    },
+    checking: 'Checking {name}',
+    available: '{name} is available',
+    taken: '{name} is taken',
+    suggestions: 'Available names',
+    register: 'Register name',
+    confirmIn: 'Confirm in {wallet}',
+    confirmHint: 'Sign the message in your wallet to prove this account is yours. It costs nothing.',
+    registering: 'Registering {name}',
+    registered: '{name} is now your name',
+    registeredHint: 'People can send to this name instead of your address.',
+    backToAccount: 'Back to account',
   },
   receive: {
     qr: 'QR code of your address',

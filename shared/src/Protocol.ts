@@ -171,6 +171,9 @@ export const modalState = S.object({
   address: S.optional(address),
   caipAddress: S.optional(Caip.isAccountId),
   chainId: S.optional(chainId),
+  /** spec §3 Account profileName and profileImage: the account's name (`alice.doorway.id`) and avatar, when it has them. */
+  profileName: S.optional(S.string({ min: 1, max: 255 })),
+  profileImage: S.optional(S.url),
 })
 export type ModalState = S.Infer<typeof modalState>
 

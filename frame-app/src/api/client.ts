@@ -5,6 +5,8 @@
  */
 import type { ChainId } from '@doorway/shared/Caip'
 import * as Constants from '@doorway/shared/Constants'
+import { errors, format } from '@doorway/shared/Messages'
+import * as Name from '@doorway/shared/Name'
 import * as S from '@doorway/shared/Schema'
 import type { QuoteRequest, UrlRequest } from './fallbacks.js'
 
@@ -44,6 +46,16 @@ const profile = S.object({
   attributes: S.record(S.string({ max: 64 }), S.string({ max: 512 }), 16),
 })
 export type Profile = S.Infer<typeof profile>
+// GET /v1/identity/{address}: the name the address goes by and its avatar, null when it has none.
+const identity = S.object({ name: S.union(S.string({ max: 256 }), S.literal(null)), avatar: S.union(S.string({ max: 512 }), S.literal(null)) })
+export type Identity = S.Infer<typeof identity>
+// GET /v1/profile/reverse/{address}: the names registered to the address (the api keeps at most one).
+const reverse = S.array(profile, 16)
+// GET /v1/profile/suggestions/{name}: the free names among the name and its numbered variants.
+const suggestions = S.object({ suggestions: S.array(S.object({ name: S.string({ max: 256 }), registered: S.boolean }), 32) })
+const registered = S.object({ success: S.boolean })
+/** spec §7 POST /v1/profile/account: the signed registration message of a name, for the address. */
+export type NameRegistration = { coin_type: number; address: string; message: string; signature: string }
 const analyticsConfig = S.object({ isAnalyticsEnabled: S.boolean })
 const link = S.union(S.string({ max: 512 }), S.literal(null))
 // spec §3 wallet listing (plus the image url and rank the catalogue adds).
@@ -174,6 +186,33 @@ export function create(options: create.Options) {
     profile(name: string, signal?: AbortSignal) {
       return http('GET', `/v1/profile/account/${encodeURIComponent(name)}`, profile, { query: { apiVersion: 2 }, signal })
     },
+    /** spec §7 GET /v1/identity/{address}: the name and avatar `address` goes by, as `sender` sees it (cached 5 min by the api). */
+    identity(address: string, sender: string | undefined, signal?: AbortSignal) {
+      const query = { sender }
+      return http('GET', `/v1/identity/${encodeURIComponent(address)}`, identity, { query, signal }).catch(nameError(errors.fetchNamesForAddressFailed, signal))
+    },
+    /** spec §7 GET /v1/profile/reverse/{address}: the profiles registered to `address`, read fresh, as `sender` asks. */
+    reverse(address: string, sender: string | undefined, signal?: AbortSignal) {
+      const query = { sender, apiVersion: 2 }
+      return http('GET', `/v1/profile/reverse/${encodeURIComponent(address)}`, reverse, { query, signal }).catch(nameError(errors.fetchNamesForAddressFailed, signal))
+    },
+    /** spec §7 GET /v1/profile/suggestions/{name}: free names like `name` in the zone (spec §9). */
+    suggestions(name: string, signal?: AbortSignal) {
+      const query = { zone: Name.defaultZone }
+      return http('GET', `/v1/profile/suggestions/${encodeURIComponent(name)}`, suggestions, { query, signal })
+        .then((r) => r.suggestions)
+        .catch(nameError(errors.fetchNameSuggestionsFailed, signal))
+    },
+    /** spec §7 POST /v1/profile/account: registers `name`, which the signed message holds (it names the failure, spec §8). */
+    registerName(name: string, body: NameRegistration, signal?: AbortSignal) {
+      const fallback = format(errors.registerNameFailed, { name })
+      return http('POST', '/v1/profile/account', registered, { body, signal }).then(
+        (r) => {
+          if (!r.success) throw new ApiError(200, fallback)
+        },
+        nameError(fallback, signal),
+      )
+    },
     /** spec §7 GET /getWallets: page, entries, chains, include, exclude, search. */
     wallets(params: { page: number; entries: number; chains?: string[]; include?: string[]; exclude?: string[]; search?: string }, signal?: AbortSignal) {
       const list = (ids?: string[]) => (ids?.length ? ids.join(',') : undefined)
@@ -222,6 +261,19 @@ export function create(options: create.Options) {
     },
   }
 }
+/**
+ * spec §8 name calls: the api's own reason for a refusal (a 4xx), else the call's fallback text, as
+ * an ApiError still carrying the status. A cancelled call rejects as it was cancelled.
+ */
+function nameError(fallback: string, signal: AbortSignal | undefined) {
+  return (error: unknown): never => {
+    if (signal?.aborted) throw error
+    const status = error instanceof ApiError ? error.status : 0
+    const reason = error instanceof ApiError && status < 500 ? error.reason : undefined
+    throw new ApiError(status, reason ?? fallback, reason)
+  }
+}
+
 export declare namespace create {
   type Options = { baseUrl: string; projectId?: string | undefined; sdkType: string; sdkVersion: string; fetch?: typeof fetch }
 }

@@ -1,10 +1,12 @@
 /** Modal open/closed, loading and shake (spec §4 Modal), and the opening/closing rules (spec §2). */
 import * as Constants from '@doorway/shared/Constants'
 import type * as Protocol from '@doorway/shared/Protocol'
+import * as S from '@doorway/shared/Schema'
 import { atom } from 'jotai'
 import { configAtom, mobileAtom } from './config.js'
 import { accountAtom, activeStatusAtom, chainIdAtom, connectedAtom, toProtocol } from './connection.js'
 import { notifyAtom } from './host.js'
+import { accountIdentityAtom, type Identity } from './names.js'
 import * as History from './history.js'
 import { historyAtom, popAtom, pushAtom, resetAtom, routeAtom } from './router.js'
 import type { Route } from './routes.js'
@@ -15,14 +17,22 @@ export const shakeAtom = atom(false)
 
 export const modalStateAtom = atom<Protocol.ModalState>((get) => {
   const account = get(accountAtom)
+  const identity = get(accountIdentityAtom)
   return {
     open: get(openAtom),
     view: get(routeAtom).view,
     loading: get(loadingAtom),
     status: get(activeStatusAtom),
     ...(account && toProtocol(account)),
+    ...(identity.status === 'ready' && identity.identity && profileOf(identity.identity)),
   }
 })
+
+/** spec §3 profileName and profileImage, as far as the protocol carries them (an inline image stays in the frame). */
+function profileOf(identity: Identity): Pick<Protocol.ModalState, 'profileName' | 'profileImage'> {
+  const { name, imageUrl } = identity
+  return { ...(name.length <= 255 && { profileName: name }), ...(S.url(imageUrl) && { profileImage: imageUrl }) }
+}
 
 export const openModalAtom = atom(null, (get, set, view?: Route) => {
   const config = get(configAtom)

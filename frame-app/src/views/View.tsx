@@ -35,6 +35,10 @@ const swapStep = <K extends keyof Awaited<ReturnType<typeof loadSwapViews>>>(nam
 const loadOnRampViews = () => import('./OnRamp/index.js')
 const onRampStep = <K extends keyof Awaited<ReturnType<typeof loadOnRampViews>>>(name: K) =>
   lazy(() => loadOnRampViews().then((m) => ({ default: m[name] })))
+// The name views likewise (issue 13).
+const loadNameViews = () => import('./RegisterAccountName/index.js')
+const nameStep = <K extends keyof Awaited<ReturnType<typeof loadNameViews>>>(name: K) =>
+  lazy(() => loadNameViews().then((m) => ({ default: m[name] })))
 
 export const views: { [V in Route['view']]: Definition<V> } = {
   Connect: { component: Connect },
@@ -52,8 +56,8 @@ export const views: { [V in Route['view']]: Definition<V> } = {
   ConnectingSiwe: { component: later(ui.later.siwx) },
   ConnectingFarcaster: { component: later(ui.later.farcaster) },
   UnsupportedChain: { component: UnsupportedChain },
-  RegisterAccountName: { component: later(ui.later.names) },
-  RegisterAccountNameSuccess: { component: ({ route }) => <Placeholder>{`${ui.later.names} (${route.name})`}</Placeholder> },
+  RegisterAccountName: { component: nameStep('RegisterAccountName') },
+  RegisterAccountNameSuccess: { component: nameStep('RegisterAccountNameSuccess') },
   Send: { component: sendStep('Send'), feature: 'send' },
   SendAmount: { component: sendStep('SendAmount'), feature: 'send' },
   SendReceiver: { component: sendStep('SendReceiver'), feature: 'send' },

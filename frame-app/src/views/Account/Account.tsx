@@ -3,7 +3,7 @@ import { ui } from '@doorway/shared/Messages'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { loadable } from 'jotai/utils'
-import { type ComponentType, lazy, Suspense, useState } from 'react'
+import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react'
 import { IconButton } from '../../components/IconButton.js'
 import { Placeholder } from '../../components/Placeholder.js'
 import { Tabs } from '../../components/Tabs.js'
@@ -13,6 +13,7 @@ import { nativeBalanceAtom } from '../../state/balance.js'
 import { configAtom } from '../../state/config.js'
 import { accountAtom, disconnectAtom } from '../../state/connection.js'
 import { closeModalAtom } from '../../state/modal.js'
+import { accountIdentityAtom, refreshIdentityAtom } from '../../state/names.js'
 import { activeNetworkAtom } from '../../state/network.js'
 import { pushAtom } from '../../state/router.js'
 import { useCopy } from '../../components/useCopy.js'
@@ -33,7 +34,7 @@ export function Account() {
   return (
     <div className="stack">
       {account ? (
-        <Identity address={account.address} imageUrl={account.connector.imageUrl} email={account.connector.user?.email} />
+        <Identity address={account.address} walletImageUrl={account.connector.imageUrl} email={account.connector.user?.email} />
       ) : (
         <>
           <Placeholder>{ui.account.notConnected}</Placeholder>
@@ -43,6 +44,7 @@ export function Account() {
         </>
       )}
       {account && <Actions features={config.features} />}
+      {account && <ChooseName />}
       {config.enableNetworkSwitch && (
         <button type="button" className="list-button" onClick={() => push({ view: 'Networks' })}>
           <span>{ui.account.network}</span>
@@ -89,15 +91,20 @@ function Lazy({ view: View }: { view: ComponentType }) {
   )
 }
 
-/** Address (truncated, with copy) and native balance. Name and avatar come with the api, not faked. */
-function Identity({ address, imageUrl, email }: { address: string; imageUrl?: string | undefined; email?: string | undefined }) {
+/**
+ * The account's name (spec §3 profileName) and avatar (profileImage, else the wallet's icon) over its
+ * address (truncated, with copy), and the native balance.
+ */
+function Identity({ address, walletImageUrl, email }: { address: string; walletImageUrl?: string | undefined; email?: string | undefined }) {
   const balance = useAtomValue(balanceAtom)
+  const named = useAccountName()
   const copy = useCopy()
   const text = balance.state === 'hasData' && balance.data.state === 'ready' ? balance.data.formatted : undefined
   return (
     <div className="identity">
-      <WalletIcon src={imageUrl} size={56} />
-      <div className="identity-address">
+      {named?.imageUrl ? <img className="identity-avatar" src={named.imageUrl} alt="" width={56} height={56} /> : <WalletIcon src={walletImageUrl} size={56} />}
+      {named && <p className="identity-name">{named.name}</p>}
+      <div className={named ? 'identity-address named' : 'identity-address'}>
         <span title={address}>{Address.truncate(address)}</span>
         <IconButton label={ui.account.copy} icon="copy" onClick={() => copy(address, { copied: ui.account.copied, failed: ui.account.copyFailed })} />
       </div>
@@ -106,6 +113,26 @@ function Identity({ address, imageUrl, email }: { address: string; imageUrl?: st
         {balance.state === 'loading' ? <span className="spinner" aria-hidden="true" /> : (text ?? ui.account.balanceUnavailable)}
       </p>
     </div>
+  )
+}
+
+/** The account's name when it has one; its cache entry, if expired, is read again as Account shows. */
+function useAccountName() {
+  const identity = useAtomValue(accountIdentityAtom)
+  const refresh = useSetAtom(refreshIdentityAtom)
+  useEffect(() => refresh(), [refresh])
+  return identity.status === 'ready' ? identity.identity : undefined
+}
+
+/** An account known to have no name is offered one (spec §2 RegisterAccountName). */
+function ChooseName() {
+  const identity = useAtomValue(accountIdentityAtom)
+  const push = useSetAtom(pushAtom)
+  if (identity.status !== 'ready' || identity.identity) return null
+  return (
+    <button type="button" className="list-button" onClick={() => push({ view: 'RegisterAccountName' })}>
+      {ui.names.choose}
+    </button>
   )
 }
 

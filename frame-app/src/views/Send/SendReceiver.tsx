@@ -9,6 +9,7 @@ import { useAtom, useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
 import { accountAtom } from '../../state/connection.js'
 import { shakeModalAtom } from '../../state/modal.js'
+import { type Identity, identityOfAtom } from '../../state/names.js'
 import { pushAtom } from '../../state/router.js'
 import { draftAtom, resolveNameAtom, sendAtom, setReceiverAtom } from '../../state/send.js'
 import * as Rules from '../../state/sendRules.js'
@@ -70,19 +71,41 @@ export function SendReceiver() {
   )
 }
 
-/** Who receives: the name and avatar when a name was given, and always the full checksummed address. */
+/**
+ * Who receives: the name and avatar when a name was given or the address goes by one (spec §7
+ * identity, cached 5 min), and always the checksummed address.
+ */
 export function ReceiverCard({ receiver }: { receiver: Resolved }) {
+  const known = useIdentity(receiver.name ? undefined : receiver.address)
+  const { name, imageUrl } = receiver.name ? receiver : { name: known?.name, imageUrl: known?.imageUrl }
   return (
     <div className="receiver" aria-label={ui.send.to} role="group">
-      {receiver.imageUrl ? <img src={receiver.imageUrl} alt="" width={40} height={40} /> : <span className="receiver-avatar" aria-hidden="true" />}
+      {imageUrl ? <img src={imageUrl} alt="" width={40} height={40} /> : <span className="receiver-avatar" aria-hidden="true" />}
       <span className="receiver-text">
-        {receiver.name && <strong>{receiver.name}</strong>}
+        {name && <strong>{name}</strong>}
         <span className="address" title={receiver.address}>
-          {receiver.name ? Address.truncate(receiver.address) : receiver.address}
+          {name ? Address.truncate(receiver.address) : receiver.address}
         </span>
       </span>
     </div>
   )
+}
+
+/** The name `address` goes by, once known; a newer address cancels the older lookup. */
+function useIdentity(address: string | undefined): Identity | undefined {
+  const identityOf = useSetAtom(identityOfAtom)
+  const [found, setFound] = useState<{ address: string; identity: Identity | undefined }>()
+  useEffect(() => {
+    if (!address) return
+    const controller = new AbortController()
+    identityOf(address, controller.signal).then(
+      (identity) => setFound({ address, identity }),
+      // The address is what is sent, and it is shown either way: a name that cannot be read is only not shown.
+      () => {},
+    )
+    return () => controller.abort()
+  }, [address, identityOf])
+  return found && found.address === address ? found.identity : undefined
 }
 
 /** Resolves a name once typing pauses; a newer name cancels the older lookup. */

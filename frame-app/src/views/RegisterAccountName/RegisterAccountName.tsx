@@ -1,0 +1,148 @@
+/**
+ * Choosing a name (spec §2 RegisterAccountName): the label, checked by the spec §5 rule as it is typed,
+ * then looked up: available, or taken with the free names like it to choose from. Register asks the
+ * wallet to sign and the api to store it; while either works the form says so, and on any failure it
+ * stays with the reason (spec §4, §8).
+ */
+import * as Name from '@doorway/shared/Name'
+import { format, ui } from '@doorway/shared/Messages'
+import { useAtomValue, useSetAtom } from 'jotai'
+import { type FormEvent, useEffect, useId, useRef } from 'react'
+import { Icon } from '../../components/Icon.js'
+import { Placeholder } from '../../components/Placeholder.js'
+import { accountAtom } from '../../state/connection.js'
+import { shakeModalAtom } from '../../state/modal.js'
+import {
+  type Availability,
+  availabilityAtom,
+  chooseSuggestionAtom,
+  nameCheckAtom,
+  nameTextAtom,
+  registerNameAtom,
+  registrationAtom,
+  typeNameAtom,
+} from '../../state/names.js'
+
+export function RegisterAccountName() {
+  const account = useAtomValue(accountAtom)
+  const text = useAtomValue(nameTextAtom)
+  const check = useAtomValue(nameCheckAtom)
+  const availability = useAtomValue(availabilityAtom)
+  const registration = useAtomValue(registrationAtom)
+  const type = useSetAtom(typeNameAtom)
+  const choose = useSetAtom(chooseSuggestionAtom)
+  const register = useSetAtom(registerNameAtom)
+  const shake = useSetAtom(shakeModalAtom)
+  const input = useRef<HTMLInputElement>(null)
+  const id = useId()
+  useEffect(() => input.current?.focus(), [])
+  if (!account) return <Placeholder>{ui.account.notConnected}</Placeholder>
+
+  const busy = registration.status === 'signing' || registration.status === 'posting'
+  const ruleError = check.status === 'invalid' ? ui.names.rules[check.rule] : undefined
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (busy) return
+    if (check.status !== 'valid') {
+      input.current?.focus()
+      return shake()
+    }
+    const outcome = await register()
+    if (outcome.status !== 'registered' && outcome.status !== 'busy') shake()
+  }
+  const pick = (name: string) => {
+    void choose(name)
+    // The chosen name's button goes away with the list: the field it filled takes the focus.
+    input.current?.focus()
+  }
+  const described = [`${id}-zone`, `${id}-hint`, ruleError && `${id}-error`].filter(Boolean).join(' ')
+  return (
+    <form className="stack" onSubmit={(event) => void submit(event)} noValidate aria-busy={busy}>
+      <div className="field">
+        <label htmlFor={id}>{ui.names.label}</label>
+        <div className="field-row">
+          <input
+            ref={input}
+            id={id}
+            className="search"
+            value={text}
+            onChange={(event) => void type(event.target.value)}
+            readOnly={busy}
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            aria-invalid={!!ruleError}
+            aria-describedby={described}
+          />
+          <span id={`${id}-zone`} className="name-zone">{`.${Name.defaultZone}`}</span>
+        </div>
+        <div id={`${id}-hint`} className="muted">
+          {ui.names.hint}
+        </div>
+        {ruleError && (
+          <p id={`${id}-error`} className="error" role="alert">
+            {ruleError}
+          </p>
+        )}
+      </div>
+      <Lookup availability={availability} onChoose={pick} disabled={busy} />
+      <button type="submit" className="primary-button" aria-disabled={busy}>
+        {ui.names.register}
+      </button>
+      {registration.status === 'signing' && (
+        <div className="stack center" role="status">
+          <span className="spinner" aria-hidden="true" />
+          <strong>{format(ui.names.confirmIn, { wallet: account.connector.name })}</strong>
+          <p className="muted">{ui.names.confirmHint}</p>
+        </div>
+      )}
+      {registration.status === 'posting' && (
+        <div className="stack center" role="status">
+          <span className="spinner" aria-hidden="true" />
+          <strong>{format(ui.names.registering, { name: registration.name })}</strong>
+        </div>
+      )}
+      {registration.status === 'failed' && (
+        <p className="error" role="alert">
+          {registration.message}
+        </p>
+      )}
+    </form>
+  )
+}
+
+/** What the lookup of a valid name says: checking, available, or taken with the free names like it. */
+function Lookup({ availability, onChoose, disabled }: { availability: Availability; onChoose(name: string): void; disabled: boolean }) {
+  const id = useId()
+  if (availability.status === 'idle') return null
+  if (availability.status === 'error')
+    return (
+      <p className="error" role="alert">
+        {availability.message}
+      </p>
+    )
+  return (
+    <>
+      <p className="name-availability" role="status" data-status={availability.status}>
+        {availability.status === 'checking' ? <span className="spinner" aria-hidden="true" /> : <Icon name={availability.status === 'available' ? 'check' : 'alert'} />}
+        {format(ui.names[availability.status], { name: availability.name })}
+      </p>
+      {availability.status === 'taken' && availability.suggestions.length > 0 && (
+        <>
+          <h3 id={`${id}-suggestions`} className="list-title">
+            {ui.names.suggestions}
+          </h3>
+          <ul className="chips" aria-labelledby={`${id}-suggestions`}>
+            {availability.suggestions.map((name) => (
+              <li key={name}>
+                <button type="button" className="secondary-button" disabled={disabled} onClick={() => onChoose(name)}>
+                  {name}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </>
+  )
+}

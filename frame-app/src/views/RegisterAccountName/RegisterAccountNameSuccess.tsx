@@ -1,0 +1,22 @@
+/** A name registered (spec §2 RegisterAccountNameSuccess): which one, and the way back to the account. */
+import { format, ui } from '@doorway/shared/Messages'
+import { useSetAtom } from 'jotai'
+import { Icon } from '../../components/Icon.js'
+import { resetAtom } from '../../state/router.js'
+import type { RouteOf } from '../../state/routes.js'
+
+export function RegisterAccountNameSuccess({ route }: { route: RouteOf<'RegisterAccountNameSuccess'> }) {
+  const reset = useSetAtom(resetAtom)
+  return (
+    <div className="stack center">
+      <div className="result-status" role="status" data-status="confirmed">
+        <Icon name="check" />
+        <h2>{format(ui.names.registered, { name: route.name })}</h2>
+      </div>
+      <p className="muted">{ui.names.registeredHint}</p>
+      <button type="button" className="primary-button" onClick={() => reset({ view: 'Account' })}>
+        {ui.names.backToAccount}
+      </button>
+    </div>
+  )
+}
