@@ -247,19 +247,21 @@ function contract(name: string, create: () => Promise<Ground>) {
         await expect(store.names.put(nameRecord(theirs.name, mine.address))).rejects.toBeInstanceOf(AddressHasName)
       })
 
-      // PGlite has one connection, so only a server can race two first registrations of one address.
-      test.runIf(name === 'postgres')('behavior: a first registration racing another of the same address is AddressHasName', async () => {
-        const owner = fresh()
-        const first = unique('hal')
-        const racing = await place.begin!(`INSERT INTO names VALUES ('${first}', '${owner}', '${owner}', 60, '{}', 1)`)
-        // The store's insert waits on the open one's row in the unique index, then fails on it.
-        const second = store.names.put(nameRecord(unique('ida'), owner)).catch((e: unknown) => e)
-        await new Promise((resolve) => setTimeout(resolve, 200))
-        await racing.commit()
-        expect(await second).toMatchObject({ held: first })
-        expect(await second).toBeInstanceOf(AddressHasName)
-        expect((await store.names.byAddress(owner)).map((r) => r.name)).toEqual([first])
-      })
+      // PGlite has one connection, so only a server can race two first registrations of one address:
+      // the test exists for PostgreSQL only (registered, not skipped, elsewhere).
+      if (name === 'postgres')
+        test('behavior: a first registration racing another of the same address is AddressHasName', async () => {
+          const owner = fresh()
+          const first = unique('hal')
+          const racing = await place.begin!(`INSERT INTO names VALUES ('${first}', '${owner}', '${owner}', 60, '{}', 1)`)
+          // The store's insert waits on the open one's row in the unique index, then fails on it.
+          const second = store.names.put(nameRecord(unique('ida'), owner)).catch((e: unknown) => e)
+          await new Promise((resolve) => setTimeout(resolve, 200))
+          await racing.commit()
+          expect(await second).toMatchObject({ held: first })
+          expect(await second).toBeInstanceOf(AddressHasName)
+          expect((await store.names.byAddress(owner)).map((r) => r.name)).toEqual([first])
+        })
 
       test('behavior: an EVM chain coin type (ENSIP-11, past the 32-bit signed range) round-trips', async () => {
         const record = { ...nameRecord(unique('jan'), fresh()), coinType: 0x80000000 + 31337 }
