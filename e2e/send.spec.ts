@@ -9,6 +9,8 @@ import { formatUnits, type Hex, parseUnits } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import * as Tokens from '../devnet/src/tokens.js'
 import * as Format from '../shared/src/Format.js'
+import * as Ids from '../shared/src/Ids.js'
+import * as Name from '../shared/src/Name.js'
 import {
   apiOrigin,
   connectDevWallet,
@@ -206,11 +208,11 @@ test('error: an account with no ETH sees the insufficient-gas message and cannot
 test('behavior: a name receiver resolves through the api and is shown with its avatar before sending', async ({ page }) => {
   // Account 2 registers a name as the api's profile endpoint takes it (spec §7), signing the message.
   const avatar = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 1 1'%3E%3Crect width='1' height='1' fill='%23c0ffee'/%3E%3C/svg%3E"
-  const message = JSON.stringify({ name: 'e2e-friend', attributes: { avatar }, timestamp: Math.floor(Date.now() / 1000) })
+  const message = Name.registrationMessage({ name: 'e2e-friend.doorway.id', attributes: { avatar }, timestamp: Math.floor(Date.now() / 1000), nonce: Ids.random() })
   const registered = await fetch(`${apiOrigin}/v1/profile/account?projectId=doorway-demo`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ coin_type: '60', address: receiver.address, message, signature: await receiver.signMessage({ message }) }),
+    body: JSON.stringify({ coin_type: Name.ensip11CoinType(31337), address: receiver.address, message, signature: await receiver.signMessage({ message }) }),
   })
   expect(registered.status).toBe(200)
 

@@ -7,12 +7,16 @@ const app = (page: Page) => page.getByRole('main')
 
 test.describe('wagmi example', () => {
   test('behavior: wagmi connect() opens the modal, resolves on approval, reads balance and chain, disconnects', async ({ page }) => {
-    await page.goto('/wagmi/')
+    // The example asks for sign-in (siwx.spec.ts); here it is optional and declined, to reach the account.
+    await page.goto('/wagmi/?siwx=optional')
     await expect(app(page).getByLabel('wagmi status')).toHaveText('disconnected')
     await app(page).getByRole('button', { name: 'Connect with wagmi' }).click()
 
     await modalFrame(page).getByRole('button', { name: 'Doorway Dev Wallet' }).click()
     await page.getByRole('dialog', { name: 'Doorway Dev Wallet' }).getByRole('button', { name: 'Approve' }).click()
+    await modalFrame(page).getByRole('dialog', { name: 'Sign In' }).getByRole('button', { name: 'Cancel' }).click()
+    await expectClosed(page)
+    await app(page).getByRole('button', { name: 'Open the modal' }).click()
     await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
 
     await expect(app(page).getByLabel('wagmi status')).toHaveText('connected')

@@ -11,6 +11,7 @@ import { sdk as text } from '@doorway/shared/Messages'
 import * as Protocol from '@doorway/shared/Protocol'
 import * as Options from './internal/options.js'
 import * as Provider from './internal/provider.js'
+import * as Siwx from './internal/siwx.js'
 import * as Wallets from './internal/wallets.js'
 import type { Events, Modal, OpenResult, Options as ModalOptions, State } from './types.js'
 
@@ -79,6 +80,7 @@ export function createModal(options: ModalOptions): Modal {
       handlers: {
         event: onFrameEvent,
         walletRequest: ({ uuid, request }) => wallets.request(uuid, request),
+        siwx: (call) => Siwx.call(options.siwx ?? options.siweConfig, call),
       },
     })
     lifetime.signal.addEventListener('abort', () => channel.close())
@@ -158,10 +160,11 @@ export function createModal(options: ModalOptions): Modal {
     emit('close', result)
   }
 
-  // A focused dialog (before the frame takes focus) gets Escape as `cancel`.
+  // A focused dialog (before the frame takes focus) gets Escape as `cancel`: the person's close, which
+  // the frame may refuse (spec §4: sign-in required) or carry out and report.
   dialog.addEventListener('cancel', (event) => {
     event.preventDefault()
-    void modal.close()
+    void ready.then((channel) => channel.call('close', { person: true })).then(setState, log.warn)
   })
 
   const modal: Modal = {

@@ -186,7 +186,6 @@ export const ui = {
   },
   // Honest placeholders: what is not built yet says so, and shows no made-up data.
   later: {
-    siwx: 'Sign-in with your wallet is not available in this version yet.',
     farcaster: 'Farcaster login is not available in this version yet.',
     socials: 'Login with {providers} is not available in this version yet.',
   },
@@ -345,6 +344,20 @@ export const ui = {
     actions: 'Wallet actions',
     // The wallet features of walletFeaturesOrder (spec §1), as Account's action buttons.
     features: { onramp: 'Buy', swaps: 'Swap', receive: 'Receive', send: 'Send' },
+  },
+  // issue 13: sign-in on connect (spec §4); the §8 texts are in `errors`
+  siwx: {
+    ask: '{origin} asks you to sign in',
+    hint: 'Sign a message in your wallet to show this account is yours. It sends no transaction and costs nothing.',
+    account: 'Signing in as',
+    sign: 'Sign in',
+    cancel: 'Cancel',
+    disconnect: 'Cancel and disconnect',
+    checking: 'Checking your sign-in…',
+    waiting: 'Sign the message in your wallet',
+    required: 'This app needs you to sign in to stay connected.',
+    signFailed: 'Your wallet could not sign the message. Please try again.',
+    notAccepted: 'The app did not accept the signature. Please try again.',
   },
   walletConnect: {
     entry: 'WalletConnect',

@@ -135,7 +135,12 @@ export const configShape = {
   allowUnsupportedChain: S.boolean,
   basic: S.boolean,
   embedded: S.boolean,
-  siwx: S.boolean,
+  /**
+   * Sign-in (issue 13): only what the frame needs to know of the dapp's `siwx`, whose functions stay
+   * on the host page; `siwe` when it is the older `siweConfig` (shown as ConnectingSiwe), whose
+   * `required` is a flag (siwx asks getRequired() when sign-in starts).
+   */
+  siwx: S.optional(S.object({ siwe: S.boolean, signMessage: S.boolean, signOutOnDisconnect: S.boolean, required: S.boolean })),
 }
 export const config = S.object(configShape)
 export type Config = S.Infer<typeof config>
@@ -177,10 +182,16 @@ export const modalState = S.object({
 })
 export type ModalState = S.Infer<typeof modalState>
 
+/**
+ * A sign-in the dapp's `siwx.addSession` accepted (issue 13): the CAIP-122 message's data, its text and
+ * the signature. The frame checks the data in full (siwxData); the host only relays it to the dapp.
+ */
+export const siwxSession = S.object({ data: S.isPlainObject, message: S.string({ max: 8192 }), signature: S.string({ max: 65_536 }) })
+
 /** What `open()` settles with: a connection made in that opening, a transaction submitted, or a close. */
 export const openResult = S.union(
   S.object({ status: S.literal('closed') }),
-  S.object({ status: S.literal('connected'), address, caipAddress: Caip.isAccountId, chainId }),
+  S.object({ status: S.literal('connected'), address, caipAddress: Caip.isAccountId, chainId, session: S.optional(siwxSession) }),
   S.object({ status: S.literal('sent', 'swapped'), hash: S.string({ pattern: /^0x[\da-f]{64}$/i }), chainId }),
 )
 export type OpenResult = S.Infer<typeof openResult>
@@ -254,7 +265,8 @@ export const frameParams = {
   /** The dapp's EIP-1193 request, routed by the frame to the connected connector. */
   request: rpcRequest,
   open: S.object({ view: S.optional(/* @__PURE__ */ S.oneOf(openableViews)), arguments: S.optional(sendArguments) }),
-  close: S.object({}),
+  /** The dapp's close (silent: the host already closed); `person`: Escape on the host's dialog, as in the frame. */
+  close: S.object({ person: S.optional(S.boolean) }),
 }
 export const frameResults = {
   init: modalState,
@@ -266,13 +278,52 @@ export const frameResults = {
 } satisfies Record<keyof typeof frameParams, unknown>
 export type FrameApi = { params: typeof frameParams; results: typeof frameResults }
 
+/** The dapp's sign-in functions the frame may call on the host: `siwx`'s, then `siweConfig`'s (sdk/src/types.ts). */
+export const siwxFunctions = [
+  'createMessage',
+  'signMessage',
+  'addSession',
+  'getSessions',
+  'revokeSession',
+  'setSessions',
+  'getRequired',
+  'getNonce',
+  'getMessageParams',
+  'verifyMessage',
+  'getSession',
+  'signOut',
+  'onSignIn',
+  'onSignOut',
+] as const
+export type SiwxFunction = (typeof siwxFunctions)[number]
+
+const siwxTime = S.optional(S.string({ max: 64 }))
+/** CAIP-122 fields of a sign-in message as the dapp's createMessage made them (sdk SiwxData). */
+export const siwxData = S.object({
+  accountAddress: address,
+  chainId,
+  domain: S.string({ min: 1, max: 256 }),
+  uri: S.string({ min: 1, max: 2048 }),
+  version: S.string({ min: 1, max: 16 }),
+  nonce: S.string({ min: 1, max: 256 }),
+  statement: S.optional(S.string({ max: 2048 })),
+  resources: S.optional(S.array(S.string({ max: 2048 }), 32)),
+  requestId: S.optional(S.string({ max: 256 })),
+  issuedAt: siwxTime,
+  expirationTime: siwxTime,
+  notBefore: siwxTime,
+})
+export type SiwxData = S.Infer<typeof siwxData>
+
 /** Exposed by the host SDK, called by the frame-app. */
 export const hostParams = {
   event: frameEvent,
   /** Run a request on a host wallet the host announced (by uuid); others are refused. */
   walletRequest: S.object({ uuid: S.string({ max: 64 }), request: rpcRequest }),
+  /** Call one of the dapp's sign-in functions; the frame checks each answer by function (state/siwx.ts). */
+  siwx: S.object({ fn: /* @__PURE__ */ S.oneOf(siwxFunctions), args: S.array(S.unknown, 2) }),
 }
-export const hostResults = { event: nothing, walletRequest: S.unknown } satisfies Record<keyof typeof hostParams, unknown>
+export const hostResults = { event: nothing, walletRequest: S.unknown, siwx: S.unknown } satisfies Record<keyof typeof hostParams, unknown>
 export type HostApi = { params: typeof hostParams; results: typeof hostResults }
 
 /**

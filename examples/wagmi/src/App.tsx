@@ -14,6 +14,13 @@ export function App({ modal }: { modal: Modal }) {
   const balance = useBalance({ address: connection.address })
   const signIn = useServerSession(modal, `${connection.status} ${connection.address} ${chainId}`)
   const error = connect.error ?? disconnect.error ?? balance.error
+  // The modal's own API beside wagmi's: open() settles with what happened, a sign-in included.
+  const [opened, setOpened] = useState<string>('—')
+  const openModal = () =>
+    modal.open().then(
+      (result) => setOpened(result.status === 'connected' && result.session ? `connected, signed in as ${result.session.data.accountAddress}` : result.status),
+      (failure: Error) => setOpened(failure.message),
+    )
 
   return (
     <main>
@@ -32,6 +39,9 @@ export function App({ modal }: { modal: Modal }) {
           Connect with wagmi
         </button>
       )}
+      <button type="button" onClick={openModal}>
+        Open the modal
+      </button>
       <dl>
         <dt>Status</dt>
         <dd aria-label="wagmi status">{connection.status}</dd>
@@ -43,6 +53,8 @@ export function App({ modal }: { modal: Modal }) {
         <dd aria-label="wagmi balance">{balance.data ? `${formatUnits(balance.data.value, balance.data.decimals)} ${balance.data.symbol}` : '—'}</dd>
         <dt>Sign-in</dt>
         <dd aria-label="sign-in status">{describe(signIn.session)}</dd>
+        <dt>open()</dt>
+        <dd aria-label="open() result">{opened}</dd>
       </dl>
       {signIn.session && signIn.session !== 'checking' && (
         <button type="button" onClick={signIn.signOut}>

@@ -2,6 +2,7 @@ import { ui } from '@doorway/shared/Messages'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { closeModalAtom, goBackAtom } from '../state/modal.js'
 import { canGoBackAtom, routeAtom } from '../state/router.js'
+import { closeLockedAtom } from '../state/siwx.js'
 import { IconButton } from './IconButton.js'
 
 export function Header({ titleId }: { titleId: string }) {
@@ -9,6 +10,8 @@ export function Header({ titleId }: { titleId: string }) {
   const canGoBack = useAtomValue(canGoBackAtom)
   const goBack = useSetAtom(goBackAtom)
   const close = useSetAtom(closeModalAtom)
+  // spec §4: no closing the sign views while sign-in is required
+  const locked = useAtomValue(closeLockedAtom)
   return (
     <header className="header">
       {canGoBack ? <IconButton label={ui.modal.back} icon="back" onClick={goBack} /> : <span className="icon-spacer" />}
@@ -16,7 +19,7 @@ export function Header({ titleId }: { titleId: string }) {
       <h1 id={titleId} key={route.view} className="title">
         {ui.views[route.view]}
       </h1>
-      <IconButton label={ui.modal.close} icon="close" onClick={close} />
+      <IconButton label={ui.modal.close} icon="close" onClick={close} disabled={locked} />
     </header>
   )
 }

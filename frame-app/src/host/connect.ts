@@ -83,9 +83,10 @@ export async function connect(options: { store: Store; log: Logger.Logger; paren
         flushSync(() => store.set(openModalAtom, route))
         return state()
       },
-      close() {
-        // The host asked, so it already knows: do not echo a close back.
-        store.set(closeModalAtom, { silent: true })
+      close({ person }) {
+        // The dapp asked, so the host already closed: no echo. A person's Escape on the host is handled
+        // as in the frame, which reports the close (or refuses it while sign-in is required).
+        store.set(closeModalAtom, { silent: !person })
         return state()
       },
     },

@@ -10,6 +10,7 @@ import { atom } from 'jotai'
 import { type Connector, embeddedId, walletConnectId } from '../connectors/Connector.js'
 import * as Injected from '../connectors/injected.js'
 import { hostAtom, notifyAtom } from './host.js'
+import { beginSignInAtom, endSignInAtom } from './siwx.js'
 import * as Storage from './storage.js'
 import { installedWalletsAtom, recentWalletsAtom } from './wallets.js'
 
@@ -61,7 +62,9 @@ export const establishAtom = atom(null, (_get, set, { account, restored }: { acc
   Storage.write(sessionKey, { namespace: 'eip155', connectorId: account.connector.id } satisfies Session)
   if (account.connector.info) set(recentWalletsAtom, account.connector.info.rdns)
   set(notifyAtom, { type: 'connect', account: toProtocol(account) })
-  if (!restored) set(notifyAtom, { type: 'result', result: { status: 'connected', ...toProtocol(account) } })
+  // With sign-in on, open() settles once the person signed in or cancelled (state/siwxFlow.ts).
+  const signingIn = set(beginSignInAtom, { restored })
+  if (!restored && !signingIn) set(notifyAtom, { type: 'result', result: { status: 'connected', ...toProtocol(account) } })
 })
 
 /**
@@ -90,10 +93,12 @@ export const restoreAtom = atom(null, async (get, set) => {
 /** How long a stored connection waits for its wallet to be announced again. */
 const restoreDeadlineMs = 3_000
 
-export const forgetAtom = atom(null, (_get, set) => {
+export const forgetAtom = atom(null, (get, set) => {
+  const connected = get(accountAtom)
   Storage.write(sessionKey, undefined)
   set(accountAtom, null)
   set(setStatus, 'disconnected')
+  if (connected) set(endSignInAtom)
 })
 
 export const disconnectAtom = atom(null, async (get, set) => {
@@ -127,7 +132,9 @@ export const accountEventAtom = atom(null, (get, set, event: AccountEvent) => {
     if (address === account.address) return
     const next = { ...account, address }
     set(accountAtom, next)
-    return set(notifyAtom, { type: 'accountChanged', account: toProtocol(next) })
+    set(notifyAtom, { type: 'accountChanged', account: toProtocol(next) })
+    // A session is per account: another account signs in again (asked only when it has none).
+    return void set(beginSignInAtom, { restored: true })
   }
   set(chainChangedAtom, toChainId(event.data))
 })

@@ -20,6 +20,7 @@ import { notifyAtom } from './host.js'
 import { openAtom } from './modal.js'
 import { activeNetworkAtom } from './network.js'
 import { historyAtom, popAtom, pushAtom, resetAtom } from './router.js'
+import { connectedHomeAtom } from './siwx.js'
 import { secureStatusAtom } from './secure.js'
 import { showToastAtom } from './toasts.js'
 
@@ -105,7 +106,7 @@ export const submitCodeAtom = atom(null, async (get, set, code: string) => {
     const { account } = await secureCall(get, (channel, op) => channel.call('connectOtp', { op, code }, timeout))
     set(adoptAtom, { account, restored: false })
     set(loginAtom, idle)
-    set(resetAtom, { view: 'Account' })
+    set(connectedHomeAtom)
   } catch (error) {
     set(loginAtom, { ...get(loginAtom), busy: null, ...describe(error) })
   }

@@ -10,6 +10,7 @@ import { accountIdentityAtom, type Identity } from './names.js'
 import * as History from './history.js'
 import { historyAtom, popAtom, pushAtom, resetAtom, routeAtom } from './router.js'
 import type { Route } from './routes.js'
+import { closeLockedAtom, loadFlow, signInAtom } from './siwx.js'
 
 export const openAtom = atom(false)
 export const loadingAtom = atom(false)
@@ -47,6 +48,12 @@ export const openModalAtom = atom(null, (get, set, view?: Route) => {
 })
 
 export const closeModalAtom = atom(null, (get, set, options?: { silent?: boolean }) => {
+  // spec §4: while sign-in is required, the person cannot close the sign views (a shake says so);
+  // closing otherwise cancels the sign-in, which closes or, when required, disconnects.
+  if (get(signInAtom).step !== 'idle') {
+    if (get(closeLockedAtom) && !options?.silent) return set(shakeModalAtom)
+    return void loadFlow().then((flow) => set(flow.cancelAtom))
+  }
   set(loadingAtom, false)
   if (get(configAtom)?.embedded) set(resetAtom, History.embeddedHome(get(connectedAtom)))
   else set(openAtom, false)

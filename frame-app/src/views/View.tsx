@@ -22,6 +22,7 @@ type Definition<V extends Route['view']> = {
 
 const later = (text: string) => () => <Placeholder>{text}</Placeholder>
 
+const loadSignInView = () => import('./SIWXSignMessage/SIWXSignMessage.js')
 const loadWalletConnectViews = () => import('./ConnectingWalletConnect/ConnectingWalletConnect.js')
 // The Send flow's steps are one chunk (viem's encoder among them).
 const loadSendViews = () => import('./Send/index.js')
@@ -52,8 +53,9 @@ export const views: { [V in Route['view']]: Definition<V> } = {
   ApproveTransaction: { component: lazy(() => import('./ApproveTransaction/ApproveTransaction.js')) },
   ExportWallet: { component: lazy(() => import('./ExportWallet/ExportWallet.js')) },
   EmailVerifyOtp: { component: lazy(() => loadEmailLogin().then((m) => ({ default: m.EmailVerifyOtp }))) },
-  SIWXSignMessage: { component: later(ui.later.siwx) },
-  ConnectingSiwe: { component: later(ui.later.siwx) },
+  // Sign-in (issue 13): one view for both shapes, a chunk loaded only when the dapp turned sign-in on.
+  SIWXSignMessage: { component: lazy(loadSignInView) },
+  ConnectingSiwe: { component: lazy(loadSignInView) },
   ConnectingFarcaster: { component: later(ui.later.farcaster) },
   UnsupportedChain: { component: UnsupportedChain },
   RegisterAccountName: { component: nameStep('RegisterAccountName') },

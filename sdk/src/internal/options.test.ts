@@ -76,7 +76,7 @@ describe('resolve', () => {
         "projectId": "p",
         "sdkType": "appkit",
         "sdkVersion": "html-doorway-0.1.0",
-        "siwx": false,
+        "siwx": undefined,
         "termsConditionsUrl": undefined,
         "themeMode": "dark",
         "tokens": {},
@@ -105,13 +105,23 @@ describe('resolve', () => {
     expect(resolve({ projectId: '' }).projectId).toBeUndefined()
   })
 
-  test('behavior: siwx or siweConfig turns sign-in on', () => {
-    expect(resolve({ siwx: {} }).siwx).toBe(true)
-    expect(resolve({ siweConfig: {} }).siwx).toBe(true)
+  test('behavior: sign-in is off without siwx; with it, the frame learns only which optional parts exist', () => {
+    expect(resolve({}).siwx).toBeUndefined()
+    const siwx = { createMessage: async () => ({}) as never, addSession: async () => {}, revokeSession: async () => {}, setSessions: async () => {}, getSessions: async () => [] }
+    expect(resolve({ siwx }).siwx).toEqual({ siwe: false, signMessage: false, signOutOnDisconnect: false, required: false })
+    expect(resolve({ siwx: { ...siwx, signOutOnDisconnect: true, signMessage: async () => '0x' } }).siwx).toEqual({
+      siwe: false,
+      signMessage: true,
+      signOutOnDisconnect: true,
+      required: false,
+    })
+    // siweConfig: shown as ConnectingSiwe; required and signing out on disconnect by default, as in AppKit.
+    expect(resolve({ siweConfig: {} as never }).siwx).toEqual({ siwe: true, signMessage: false, signOutOnDisconnect: true, required: true })
+    expect(resolve({ siweConfig: { required: false, signOutOnDisconnect: false } as never }).siwx).toMatchObject({ required: false, signOutOnDisconnect: false })
   })
 
   test.each<[string, Partial<Options> | unknown, string]>([
-    ['siweConfig with siwx (spec §5)', { siweConfig: {}, siwx: {} }, 'Cannot set both `siweConfig` and `siwx` options'],
+    ['siweConfig with siwx (spec §5)', { siweConfig: {}, siwx: {} } as never, 'Cannot set both `siweConfig` and `siwx` options'],
     ['no networks', { networks: [] }, 'Invalid option `networks`'],
     ['networks not an array', { networks: 'eip155:1' }, 'Invalid option `networks`'],
     ['a network without a name', { networks: [{ ...anvil, name: '' }] }, 'Invalid option `networks`'],

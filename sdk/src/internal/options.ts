@@ -10,6 +10,7 @@ export function resolve(options: Options, sdkVersion: string): Protocol.Config {
   if (!S.isPlainObject(options)) throw Errors.invalidOption('options')
   // spec §5: siweConfig and siwx are mutually exclusive.
   if (options.siweConfig && options.siwx) throw Errors.siweAndSiwx()
+  const { siwx, siweConfig: siwe } = options
   const merged: Record<string, unknown> = {
     ...options,
     projectId: options.projectId || undefined,
@@ -19,7 +20,10 @@ export function resolve(options: Options, sdkVersion: string): Protocol.Config {
     features: S.isPlainObject(options.features) ? { ...Constants.defaultFeatures, ...options.features } : options.features ?? Constants.defaultFeatures,
     accent: options.themeVariables?.accent,
     embedded: !!options.embedded,
-    siwx: !!(options.siwx || options.siweConfig),
+    // Only which parts exist crosses; siweConfig's defaults are AppKit's (required, sign out on disconnect).
+    siwx: siwx
+      ? { siwe: false, signMessage: !!siwx.signMessage, signOutOnDisconnect: !!siwx.signOutOnDisconnect, required: false }
+      : siwe && { siwe: true, signMessage: false, signOutOnDisconnect: siwe.signOutOnDisconnect ?? true, required: siwe.required ?? true },
   }
   // Only the keys of the schema cross to the frame, each checked: a bad one is named in the error.
   const config: Record<string, unknown> = {}

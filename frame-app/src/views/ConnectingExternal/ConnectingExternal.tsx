@@ -8,26 +8,26 @@ import { useAtomValue, useSetAtom } from 'jotai'
 import { useCallback, useEffect, useState } from 'react'
 import { WalletIcon } from '../../components/WalletIcon.js'
 import { connectAtom, connectorsAtom } from '../../state/connection.js'
-import { resetAtom } from '../../state/router.js'
 import type { RouteOf } from '../../state/routes.js'
+import { connectedHomeAtom } from '../../state/siwx.js'
 
 type Attempt = { state: 'waiting' } | { state: 'declined' } | { state: 'failed'; message: string }
 
 export function ConnectingExternal({ route }: { route: RouteOf<'ConnectingExternal'> }) {
   const connector = useAtomValue(connectorsAtom).find((c) => c.id === route.connectorId)
   const connect = useSetAtom(connectAtom)
-  const reset = useSetAtom(resetAtom)
+  const connected = useSetAtom(connectedHomeAtom)
   const [attempt, setAttempt] = useState<Attempt>({ state: 'waiting' })
 
   const start = useCallback(() => {
     if (!connector) return
     setAttempt({ state: 'waiting' })
     connect(connector).then(
-      () => reset({ view: 'Account' }),
+      () => connected(),
       (error: Errors.DoorwayError) =>
         setAttempt(error.code === Errors.codes.userRejected ? { state: 'declined' } : { state: 'failed', message: error.message }),
     )
-  }, [connector, connect, reset])
+  }, [connector, connect, connected])
   useEffect(start, [connector?.id])
 
   if (!connector) return <p className="placeholder" role="alert">{ui.connect.walletMissing}</p>

@@ -12,7 +12,8 @@ import { WalletIcon } from '../../components/WalletIcon.js'
 import { type Wallet, chosenWalletAtom } from '../../state/catalogue.js'
 import { mobileAtom } from '../../state/config.js'
 import { notifyAtom } from '../../state/host.js'
-import { pushAtom, resetAtom } from '../../state/router.js'
+import { pushAtom } from '../../state/router.js'
+import { connectedHomeAtom } from '../../state/siwx.js'
 import type { RouteOf } from '../../state/routes.js'
 import { accountAtom } from '../../state/connection.js'
 import {
@@ -75,7 +76,7 @@ function usePairing(wallet: Wallet | undefined): Pairing {
   const cancel = useSetAtom(cancelPairingAtom)
   const refresh = useSetAtom(refreshPairingAtom)
   const connected = useAtomValue(accountAtom)
-  const reset = useSetAtom(resetAtom)
+  const home = useSetAtom(connectedHomeAtom)
   useEffect(() => {
     void pair(wallet)
     const timer = setInterval(() => refresh(), Constants.pairingRetryMs)
@@ -86,8 +87,8 @@ function usePairing(wallet: Wallet | undefined): Pairing {
   }, [pair, cancel, refresh, wallet])
   // Connected through this pairing: on to the account, as with an extension.
   useEffect(() => {
-    if (connected) reset({ view: 'Account' })
-  }, [connected, reset])
+    if (connected) home()
+  }, [connected, home])
   return pairing
 }
 
