@@ -149,7 +149,7 @@ test('behavior: Send shows the receiver by name, typed as a name or as an addres
   const card = frame.getByRole('group', { name: 'To' })
   await frame.getByLabel('Address or name').fill(name)
   await expect(card).toContainText(name)
-  await expect(card.locator('[title]')).toHaveAttribute('title', address)
+  await expect(card).toContainText(address)
 
   await frame.getByLabel('Address or name').fill(address)
   await expect(card).toContainText(name)
@@ -157,5 +157,5 @@ test('behavior: Send shows the receiver by name, typed as a name or as an addres
   await frame.getByRole('button', { name: 'Continue' }).click()
   const preview = frame.getByRole('dialog', { name: 'Review Send' }).getByRole('group', { name: 'To' })
   await expect(preview).toContainText(name)
-  await expect(preview.locator('[title]')).toHaveAttribute('title', address)
+  await expect(preview).toContainText(address)
 })

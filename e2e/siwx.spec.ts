@@ -4,7 +4,11 @@
  * keeps the session in a cookie. `?siwx=optional` makes it optional.
  */
 import type { Page } from '@playwright/test'
+import { chains, urls } from '../devnet/src/stack.js'
+import * as TestWallet from '../devnet/src/testWallet.js'
+import { approve, codeFor, lastMailId, newEmail, secureFrame, submitEmail, enterCode } from './embedded.js'
 import { devAccount, expect, expectAccessible, expectClosed, modalFrame, test, walletPrompt } from './fixtures.js'
+import { scanQr } from './walletConnect.js'
 
 const app = (page: Page) => page.getByRole('main')
 const signView = (page: Page) => modalFrame(page).getByRole('dialog', { name: 'Sign In' })
@@ -84,4 +88,42 @@ test('behavior: open() settles with the signed-in session', async ({ page }) => 
   await expectClosed(page)
   await expect(app(page).getByLabel('open() result')).toHaveText(new RegExp(`^connected, signed in as ${devAccount}$`, 'i'))
   await expect(signInStatus(page)).toHaveText(/^Signed in as/)
+})
+
+test.describe('every connector signs in', () => {
+  test('behavior: the email wallet signs in through the secure-site’s approval; close stays disabled there', async ({ page }) => {
+    const email = newEmail()
+    const before = await lastMailId(email)
+    await page.goto('/wagmi/')
+    await app(page).getByRole('button', { name: 'Connect with wagmi' }).click()
+    await submitEmail(page, email)
+    await enterCode(page, await codeFor(email, before))
+    await expect(signView(page)).toBeVisible()
+    await signView(page).getByRole('button', { name: 'Sign in' }).click()
+
+    const approval = modalFrame(page).getByRole('dialog', { name: 'Approve Transaction' })
+    await expect(approval.getByRole('button', { name: 'Close' })).toBeDisabled()
+    await expect(secureFrame(page).getByText('localhost:5173 wants you to sign in with your Ethereum account')).toBeVisible()
+    await approve(page)
+    await expectClosed(page)
+    await expect(signInStatus(page)).toHaveText(/^Signed in as 0x[0-9a-fA-F]{40} on eip155:31337 \(verified by the server\)$/)
+    expect((await signInStatus(page).textContent())!.toLowerCase()).toContain((await app(page).getByLabel('wagmi address').textContent())!.toLowerCase())
+  })
+
+  test('behavior: a WalletConnect wallet signs in; the server verifies its account', async ({ page }, info) => {
+    const wallet = await TestWallet.create({ relayUrl: urls.relay, chains, accountIndex: 1, storagePrefix: `e2e-siwx-${info.testId}-${Date.now()}` })
+    try {
+      await page.goto('/wagmi/')
+      await app(page).getByRole('button', { name: 'Connect with wagmi' }).click()
+      await modalFrame(page).getByRole('button', { name: /^WalletConnect/ }).click()
+      expect(await wallet.pair(await scanQr(modalFrame(page)))).toBeDefined()
+      await expect(signView(page)).toBeVisible()
+      await signView(page).getByRole('button', { name: 'Sign in' }).click()
+      await expectClosed(page)
+      await expect(signInStatus(page)).toHaveText(/^Signed in as 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 on eip155:31337 \(verified by the server\)$/i)
+      expect(wallet.requests().map((r) => r.method)).toContain('personal_sign')
+    } finally {
+      await wallet.stop()
+    }
+  })
 })

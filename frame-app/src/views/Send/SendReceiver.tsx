@@ -3,7 +3,6 @@
  * resolved through the api (spec §7 /v1/profile/account/{name}), shown with its address and avatar
  * before anything is sent. Sending to yourself or to a token contract warns.
  */
-import * as Address from '@doorway/shared/Address'
 import { format, ui } from '@doorway/shared/Messages'
 import { useAtom, useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
@@ -83,8 +82,9 @@ export function ReceiverCard({ receiver }: { receiver: Resolved }) {
       {imageUrl ? <img src={imageUrl} alt="" width={40} height={40} /> : <span className="receiver-avatar" aria-hidden="true" />}
       <span className="receiver-text">
         {name && <strong>{name}</strong>}
+        {/* In full even under a name: the address is what the person checks before sending. */}
         <span className="address" title={receiver.address}>
-          {name ? Address.truncate(receiver.address) : receiver.address}
+          {receiver.address}
         </span>
       </span>
     </div>
