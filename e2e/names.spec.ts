@@ -4,26 +4,18 @@
  * (the state's profileName) and wherever the address receives a send.
  *
  * The api keeps one name per address, and its storage outlives a run: names carry a random suffix, and
- * the accounts that register are new each run (an email wallet, a throwaway key), except the dev
- * wallet's, which registers on the first run only.
+ * the accounts that register are new each run (an email wallet, a throwaway key). The dev wallet's
+ * account is never named here, so every run asserts the same thing.
  */
 import type { FrameLocator, Page } from '@playwright/test'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import * as Ids from '../shared/src/Ids.js'
 import * as Name from '../shared/src/Name.js'
 import { approve, loginByEmail, newEmail, secureFrame } from './embedded.js'
-import { apiOrigin, connectDevWallet, devAccount, expect, expectAccessible, expectFocusInFrame, modalFrame, openView, ready, test, walletPrompt } from './fixtures.js'
+import { apiOrigin, connectDevWallet, expect, expectAccessible, expectFocusInFrame, modalFrame, openView, ready, test } from './fixtures.js'
 
 /** A label no earlier run registered: letters, digits and a hyphen (spec §5). */
 const uniqueLabel = (prefix = 'e2e') => `${prefix}-${Ids.random().slice(0, 10)}`
-
-/** The name the api holds for `address`, if any (spec §7 reverse lookup). */
-async function nameOf(address: string): Promise<string | undefined> {
-  const response = await fetch(`${apiOrigin}/v1/profile/reverse/${address}?projectId=doorway-demo`)
-  expect(response.status).toBe(200)
-  const [profile] = (await response.json()) as { name: string }[]
-  return profile?.name
-}
 
 /** A new account registers `label` through the api as the modal would (spec §7), signing the message. */
 async function registerElsewhere(label: string) {
@@ -91,28 +83,6 @@ test('behavior: a new email-wallet account chooses a name, approves it in the se
   await expect(frame.getByRole('alert').filter({ hasText: `already has the name ${name}` })).toBeVisible()
   await expect(frame.getByRole('dialog', { name: 'Choose Name' })).toBeVisible()
   await expect(nameField(frame)).toHaveValue(other)
-})
-
-test('behavior: the dev wallet names its account in its own prompt (first run); the name then shows on Account and on the demo page', async ({ page }) => {
-  let name = await nameOf(devAccount)
-  await ready(page)
-  await connectDevWallet(page)
-  const frame = modalFrame(page)
-  if (!name) {
-    // The api keeps one name per address for good: only a run on a fresh api storage registers it here.
-    const label = uniqueLabel('dev')
-    name = `${label}.doorway.id`
-    await frame.getByRole('button', { name: 'Choose a name' }).click()
-    await typeName(page, label)
-    await frame.getByRole('button', { name: 'Register name' }).click()
-    await expect(frame.getByRole('status').filter({ hasText: 'Confirm in Doorway Dev Wallet' })).toBeVisible()
-    await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
-    await expect(frame.getByRole('dialog', { name: 'Name Registered' })).toContainText(`${name} is now your name`)
-    await frame.getByRole('button', { name: 'Back to account' }).click()
-  }
-  await expect(frame.getByRole('dialog', { name: 'Account' })).toContainText(name)
-  await expect(frame.getByRole('dialog', { name: 'Account' })).toContainText('0xf39F…2266')
-  await expect(page.getByLabel('Name', { exact: true })).toHaveText(name)
 })
 
 test('behavior: a taken name offers the free names like it; choosing one fills the field and it is available', async ({ page }) => {
