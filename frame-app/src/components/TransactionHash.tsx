@@ -1,5 +1,5 @@
 import * as Address from '@doorway/shared/Address'
-import { ui } from '@doorway/shared/Messages'
+import { sendText } from '@doorway/shared/messages/send'
 import { IconButton } from './IconButton.js'
 import { useCopy } from './useCopy.js'
 
@@ -15,14 +15,14 @@ export function TransactionHash({ hash, explorerUrl }: { hash: string; explorerU
   return (
     <>
       <div className="identity-address">
-        <span aria-label={ui.send.hash} title={hash}>
+        <span aria-label={sendText.hash} title={hash}>
           {Address.truncate(hash, { start: 6, end: 6 })}
         </span>
-        <IconButton label={ui.send.copyHash} icon="copy" onClick={() => copy(hash, { copied: ui.send.hashCopied, failed: ui.send.copyFailed })} />
+        <IconButton label={sendText.copyHash} icon="copy" onClick={() => copy(hash, { copied: sendText.hashCopied, failed: sendText.copyFailed })} />
       </div>
       {href && (
         <a className="secondary-button" href={href} target="_blank" rel="noopener noreferrer">
-          {ui.send.explorer}
+          {sendText.explorer}
         </a>
       )}
     </>

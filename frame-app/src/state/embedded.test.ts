@@ -1,6 +1,7 @@
 import * as Channel from '@doorway/shared/Channel'
 import * as Errors from '@doorway/shared/Errors'
-import { errors, format, ui } from '@doorway/shared/Messages'
+import { errors, format } from '@doorway/shared/Messages'
+import { emailText } from '@doorway/shared/messages/email'
 import * as Protocol from '@doorway/shared/Protocol'
 import { expose } from 'comlink'
 import { createStore } from 'jotai'
@@ -58,7 +59,7 @@ describe('email login', () => {
     const connectEmail = vi.fn(() => ({ action: 'VERIFY_OTP' as const }))
     const { store } = setup({ connectEmail })
     await store.set(submitEmailAtom, 'not-an-email')
-    expect(store.get(loginAtom)).toMatchObject({ email: 'not-an-email', error: ui.email.invalid })
+    expect(store.get(loginAtom)).toMatchObject({ email: 'not-an-email', error: emailText.invalid })
     expect(connectEmail).not.toHaveBeenCalled()
   })
 
@@ -88,7 +89,7 @@ describe('email login', () => {
     expect(store.get(loginAtom).busy).toBe('sending')
     await vi.advanceTimersByTimeAsync(1)
     await submitted
-    expect(store.get(loginAtom)).toMatchObject({ error: ui.email.timedOut, retry: true, busy: null })
+    expect(store.get(loginAtom)).toMatchObject({ error: emailText.timedOut, retry: true, busy: null })
     await vi.waitFor(() => expect(aborted).toHaveLength(1))
   })
 
@@ -100,7 +101,7 @@ describe('email login', () => {
     expect(store.get(loginAtom).busy).toBe('verifying')
     await vi.advanceTimersByTimeAsync(1)
     await verifying
-    expect(store.get(loginAtom)).toMatchObject({ error: ui.email.timedOut, retry: true, busy: null })
+    expect(store.get(loginAtom)).toMatchObject({ error: emailText.timedOut, retry: true, busy: null })
 
     Storage.write('connection', { namespace: 'eip155', connectorId: embeddedId })
     const restoring = store.set(restoreEmbeddedAtom)
@@ -114,7 +115,7 @@ describe('email login', () => {
     const connectOtp = vi.fn(() => ({ account: { email: 'ada@example.com', address } }))
     const { store } = setup({ connectOtp })
     await store.set(submitCodeAtom, '12345')
-    expect(store.get(loginAtom).error).toBe(ui.email.codeInvalid)
+    expect(store.get(loginAtom).error).toBe(emailText.codeInvalid)
     expect(connectOtp).not.toHaveBeenCalled()
   })
 

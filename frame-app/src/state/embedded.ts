@@ -11,6 +11,7 @@ import * as Errors from '@doorway/shared/Errors'
 import * as Ids from '@doorway/shared/Ids'
 import * as Logger from '@doorway/shared/Logger'
 import { format, somethingWentWrong, ui } from '@doorway/shared/Messages'
+import { emailText } from '@doorway/shared/messages/email'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { atom, type Getter } from 'jotai'
 import { embeddedId } from '../connectors/Connector.js'
@@ -51,7 +52,7 @@ function readyChannel(get: Getter): Channel | undefined {
  */
 async function secureCall<T>(get: Getter, run: (channel: Channel, op: string) => Promise<T>): Promise<T> {
   const channel = readyChannel(get)
-  if (!channel) throw new Errors.DoorwayError(get(secureStatusAtom).state === 'error' ? ui.email.unavailable : ui.email.timedOut)
+  if (!channel) throw new Errors.DoorwayError(get(secureStatusAtom).state === 'error' ? emailText.unavailable : emailText.timedOut)
   const op = Ids.random()
   try {
     return await run(channel, op)
@@ -65,15 +66,15 @@ const timeout = { timeoutMs: Constants.embeddedRequestTimeoutMs }
 
 function describe(error: unknown): { error: string; retry: boolean } {
   const message = error instanceof Error ? error.message : String(error)
-  if (message === Errors.timedOut().message) return { error: ui.email.timedOut, retry: true }
-  if (message === ui.email.unavailable || message === ui.email.timedOut || message === ui.email.mailFailed) return { error: message, retry: true }
+  if (message === Errors.timedOut().message) return { error: emailText.timedOut, retry: true }
+  if (message === emailText.unavailable || message === emailText.timedOut || message === emailText.mailFailed) return { error: message, retry: true }
   return { error: message || somethingWentWrong, retry: false }
 }
 
 /** CONNECT_EMAIL: the email is checked here first (spec §5), then by the server. */
 export const submitEmailAtom = atom(null, async (get, set, input: string) => {
   const email = Email.normalize(input)
-  if (!email) return set(loginAtom, { ...get(loginAtom), email: input, error: ui.email.invalid, retry: false })
+  if (!email) return set(loginAtom, { ...get(loginAtom), email: input, error: emailText.invalid, retry: false })
   set(loginAtom, { ...idle, email, busy: 'sending' })
   try {
     const host = get(hostOriginAtom) ?? location.origin
@@ -92,7 +93,7 @@ export const resendCodeAtom = atom(null, async (get, set) => {
   try {
     const host = get(hostOriginAtom) ?? location.origin
     await secureCall(get, (channel, op) => channel.call('connectEmail', { op, email, host }, timeout))
-    set(loginAtom, { ...idle, email, resendAt: Date.now() + Constants.emailLoginThrottleMs, notice: ui.email.resent })
+    set(loginAtom, { ...idle, email, resendAt: Date.now() + Constants.emailLoginThrottleMs, notice: emailText.resent })
   } catch (error) {
     set(loginAtom, { ...get(loginAtom), busy: null, ...describe(error) })
   }
@@ -100,7 +101,7 @@ export const resendCodeAtom = atom(null, async (get, set) => {
 
 /** CONNECT_OTP: a 6-digit code (spec §5), then the wallet is created or recovered in the secure-site. */
 export const submitCodeAtom = atom(null, async (get, set, code: string) => {
-  if (!/^\d{6}$/.test(code)) return set(loginAtom, { ...get(loginAtom), error: ui.email.codeInvalid, retry: false })
+  if (!/^\d{6}$/.test(code)) return set(loginAtom, { ...get(loginAtom), error: emailText.codeInvalid, retry: false })
   set(loginAtom, { ...get(loginAtom), busy: 'verifying', error: null, notice: null })
   try {
     const { account } = await secureCall(get, (channel, op) => channel.call('connectOtp', { op, code }, timeout))
@@ -210,7 +211,7 @@ export const exportKeyAtom = atom(null, async (get, set, signal: AbortSignal) =>
   const channel = readyChannel(get)
   const leave = () => get(historyAtom).at(-1)?.view === 'ExportWallet' && set(popAtom)
   if (!channel) {
-    set(showToastAtom, { variant: 'error', message: ui.email.unavailable })
+    set(showToastAtom, { variant: 'error', message: emailText.unavailable })
     return leave()
   }
   const op = Ids.random()

@@ -1,7 +1,8 @@
 import type * as Caip from '@doorway/shared/Caip'
 import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
-import { errors, ui } from '@doorway/shared/Messages'
+import { errors } from '@doorway/shared/Messages'
+import { namesText } from '@doorway/shared/messages/names'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { createStore } from 'jotai'
 import { hexToString, type Hex } from 'viem'
@@ -133,7 +134,7 @@ describe('checkName', () => {
   })
 
   test('behavior: each rule has its message in the catalogue', () => {
-    expect(ui.names.rules).toEqual({ tooShort: 'A name has at least 4 characters.', characters: 'Only letters, digits and hyphens (-) are allowed.' })
+    expect(namesText.rules).toEqual({ tooShort: 'A name has at least 4 characters.', characters: 'Only letters, digits and hyphens (-) are allowed.' })
   })
 })
 
@@ -408,9 +409,9 @@ describe('registerNameAtom', () => {
   test.each([
     ['no active network', { chainId: 'eip155:1' as const }, undefined, 'refused', errors.networkNotFound],
     ['no account', { connected: false }, undefined, 'refused', errors.addressOrAuthConnectorNotFound],
-    ['a name against the rule', {}, 'al!ce', 'refused', ui.names.rules.characters],
-    ['a name too short', {}, 'ali', 'refused', ui.names.rules.tooShort],
-    ['no name', {}, '', 'refused', ui.names.rules.tooShort],
+    ['a name against the rule', {}, 'al!ce', 'refused', namesText.rules.characters],
+    ['a name too short', {}, 'ali', 'refused', namesText.rules.tooShort],
+    ['no name', {}, '', 'refused', namesText.rules.tooShort],
     ['a name the lookup found taken', {}, 'taken', 'refused', 'taken.doorway.id is taken'],
     ['a signature the person declined (4001)', { wallet: { personal_sign: declined } }, undefined, 'rejected', errors.signatureDeclined],
     ['a wallet that fails otherwise', { wallet: { personal_sign: broken } }, undefined, 'failed', 'Error registering name alice.doorway.id'],

@@ -10,7 +10,8 @@ import * as Caip from '@doorway/shared/Caip'
 import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
 import * as Ids from '@doorway/shared/Ids'
-import { errors, format, ui } from '@doorway/shared/Messages'
+import { errors, format } from '@doorway/shared/Messages'
+import { namesText } from '@doorway/shared/messages/names'
 import * as Name from '@doorway/shared/Name'
 import { atom, type Getter } from 'jotai'
 import { unwrap } from 'jotai/utils'
@@ -118,7 +119,7 @@ export const refreshIdentityAtom = atom(null, (get, set) => {
 
 // --- The name form (RegisterAccountName) ---
 
-export type NameRule = keyof typeof ui.names.rules
+export type NameRule = keyof typeof namesText.rules
 
 /** A typed name against the spec §5 rule; the zone may be typed too, and is the only one there is. */
 export type NameCheck = { status: 'empty' } | { status: 'invalid'; rule: NameRule } | { status: 'valid'; label: string; name: string }
@@ -226,9 +227,9 @@ export const registerNameAtom = atom(null, async (get, set): Promise<RegisterOut
   const account = get(accountAtom)
   if (!account) return fail('refused', errors.addressOrAuthConnectorNotFound)
   const check = get(nameCheckAtom)
-  if (check.status !== 'valid') return fail('refused', check.status === 'invalid' ? ui.names.rules[check.rule] : ui.names.rules.tooShort)
+  if (check.status !== 'valid') return fail('refused', check.status === 'invalid' ? namesText.rules[check.rule] : namesText.rules.tooShort)
   const availability = get(availabilityAtom)
-  if (availability.status === 'taken' && availability.name === check.name) return fail('refused', format(ui.names.taken, { name: check.name }))
+  if (availability.status === 'taken' && availability.name === check.name) return fail('refused', format(namesText.taken, { name: check.name }))
 
   const { name } = check
   const message = Name.registrationMessage({ name, attributes: {}, timestamp: Math.floor(Date.now() / 1000), nonce: Ids.random() })

@@ -9,7 +9,8 @@
  * quote (spec §8) are shown as such and never bought on.
  */
 import * as Ids from '@doorway/shared/Ids'
-import { core, format, ui } from '@doorway/shared/Messages'
+import { core, format } from '@doorway/shared/Messages'
+import { onrampText } from '@doorway/shared/messages/onramp'
 import { atom, type Getter, type Setter } from 'jotai'
 import type { OnrampOptions, OnrampQuote, PaymentMethod } from '../api/client.js'
 import { recordOnrampAtom } from './activity.js'
@@ -185,7 +186,7 @@ export const buyAtom = atom(null, async (get, set): Promise<'opened' | 'refused'
     const url = await get(apiAtom).onrampUrl(Rules.urlRequest(account.address, asset, request.amount))
     // spec §7: an unsupported network gets an empty url.
     if (!url) {
-      set(buyStateAtom, { busy: false, error: ui.onramp.unsupported })
+      set(buyStateAtom, { busy: false, error: onrampText.unsupported })
       return 'failed'
     }
     set(notifyAtom, { type: 'navigate', url })
@@ -208,7 +209,7 @@ export const buyAtom = atom(null, async (get, set): Promise<'opened' | 'refused'
     set(replaceFromAtom, 'OnRamp', { view: 'OnRampProgress', order: id })
     return 'opened'
   } catch (error) {
-    set(buyStateAtom, { busy: false, error: format(ui.onramp.urlFailed, { reason: reasonOf(error) }) })
+    set(buyStateAtom, { busy: false, error: format(onrampText.urlFailed, { reason: reasonOf(error) }) })
     return 'failed'
   }
 })

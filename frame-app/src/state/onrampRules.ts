@@ -6,7 +6,8 @@
  */
 import * as Constants from '@doorway/shared/Constants'
 import * as Format from '@doorway/shared/Format'
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { onrampText } from '@doorway/shared/messages/onramp'
 import type * as Protocol from '@doorway/shared/Protocol'
 import type { ChainId } from '@doorway/shared/Caip'
 import type { OnrampNetwork, OnrampOptions, OnrampQuote, OnrampQuoteRequest, OnrampUrlRequest, PaymentMethod, PurchaseCurrency, Transaction } from '../api/client.js'
@@ -80,7 +81,7 @@ export function money(amount: string | number, currency: string): string {
 
 /** spec §5, beside the field: e.g. 'Card payments are from $10.00 to $7,500.00'. */
 export const limitsMessage = (method: PaymentMethod, currency: string, limits: Limits) =>
-  format(ui.onramp.limits[methodKey(method)], { min: money(limits.min, currency), max: money(limits.max, currency) })
+  format(onrampText.limits[methodKey(method)], { min: money(limits.min, currency), max: money(limits.max, currency) })
 
 export type AmountCheck = { ok: true; amount: string } | { ok: false; error?: string | undefined }
 
@@ -91,7 +92,7 @@ export type AmountCheck = { ok: true; amount: string } | { ok: false; error?: st
 export function checkAmount(text: string, method: PaymentMethod, currency: string, limits: Limits | undefined): AmountCheck {
   if (!text.trim()) return { ok: false }
   const value = cents(text)
-  if (value === undefined) return { ok: false, error: ui.onramp.amountFormat }
+  if (value === undefined) return { ok: false, error: onrampText.amountFormat }
   if (!limits) return { ok: false }
   if (value < cents(limits.min)! || value > cents(limits.max)!) return { ok: false, error: limitsMessage(method, currency, limits) }
   return { ok: true, amount: fromCents(value) }

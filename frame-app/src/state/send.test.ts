@@ -1,7 +1,8 @@
 import type * as Caip from '@doorway/shared/Caip'
 import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
-import { core, errors, ui } from '@doorway/shared/Messages'
+import { core, errors } from '@doorway/shared/Messages'
+import { sendText } from '@doorway/shared/messages/send'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { createStore } from 'jotai'
 import { decodeFunctionData, type Hex, parseAbi } from 'viem'
@@ -359,7 +360,7 @@ describe('sendTokenAtom', () => {
     fill(store, usdc, '1')
     await expect(store.set(sendTokenAtom)).resolves.toEqual({ status: 'rejected' })
     const { toast } = store.get(toastAtom)
-    expect(toast).toMatchObject({ variant: 'info', message: ui.send.rejected })
+    expect(toast).toMatchObject({ variant: 'info', message: sendText.rejected })
     expect(toast?.message).not.toBe(core.somethingWentWrong)
     expect(store.get(sendAtom)).toMatchObject(emptyForm)
     expect(store.get(historyAtom)).toEqual([{ view: 'Account' }, { view: 'Send' }])
@@ -421,7 +422,7 @@ describe('sendTokenAtom', () => {
     fill(store, usdc, '1')
     await expect(store.set(sendTokenAtom)).resolves.toEqual({ status: 'timedOut' })
     expect(store.get(sendAtom)).toMatchObject({ token: usdc, sendTokenAmount: '1', receiverAddress: receiver, loading: false })
-    expect(store.get(sendErrorAtom)).toBe(ui.send.timedOut)
+    expect(store.get(sendErrorAtom)).toBe(sendText.timedOut)
     expect(store.get(toastAtom).toast).toBeNull()
     expect(store.get(historyAtom)).toEqual(flow)
     expect(events).toEqual([])
@@ -432,7 +433,7 @@ describe('sendTokenAtom', () => {
     const { store } = setup({ wallet: { eth_sendTransaction: () => answers.shift()!() } })
     fill(store, usdc, '1')
     await store.set(sendTokenAtom)
-    expect(store.get(sendErrorAtom)).toBe(ui.send.timedOut)
+    expect(store.get(sendErrorAtom)).toBe(sendText.timedOut)
     await expect(store.set(sendTokenAtom)).resolves.toEqual({ status: 'sent', hash })
     expect(store.get(sendErrorAtom)).toBeUndefined()
   })

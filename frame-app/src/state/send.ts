@@ -9,7 +9,8 @@
 import * as Caip from '@doorway/shared/Caip'
 import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
-import { core, errors, format, ui } from '@doorway/shared/Messages'
+import { core, errors, format } from '@doorway/shared/Messages'
+import { sendText } from '@doorway/shared/messages/send'
 import { atom, type Getter } from 'jotai'
 import type { Hex } from 'viem'
 import { ApiError, type Balance } from '../api/client.js'
@@ -140,7 +141,7 @@ export const estimateFeeAtom = atom(null, async (get, set) => {
     set(formAtom, (f) => ({ ...f, gasPrice: price, gasPriceInUSD: fee * (native?.price ?? 0), networkBalanceInUSD: native?.value }))
     set(estimateAtom, { status: 'ready', gas, abi })
   } catch (error) {
-    set(estimateAtom, { status: 'error', message: format(ui.send.feeFailed, { reason: reasonOf(error) }) })
+    set(estimateAtom, { status: 'error', message: format(sendText.feeFailed, { reason: reasonOf(error) }) })
   }
 })
 
@@ -213,11 +214,11 @@ export const sendTokenAtom = atom(null, async (get, set): Promise<Outcome> => {
   } catch (error) {
     set(formAtom, (f) => ({ ...f, loading: false }))
     if (error instanceof Errors.DoorwayError && error.message === core.requestTimedOut) {
-      set(sendErrorAtom, ui.send.timedOut)
+      set(sendErrorAtom, sendText.timedOut)
       return { status: 'timedOut' }
     }
     const rejected = (error as { code?: unknown } | null)?.code === Errors.codes.userRejected
-    if (rejected) set(showToastAtom, { variant: 'info', message: ui.send.rejected })
+    if (rejected) set(showToastAtom, { variant: 'info', message: sendText.rejected })
     else {
       set(showToastAtom, { variant: 'error', message: core.somethingWentWrong, detail: reasonOf(error) })
       void set(trackAtom, 'SEND_ERROR', { network: chainId, message: reasonOf(error) })

@@ -7,7 +7,8 @@ import * as Address from '@doorway/shared/Address'
 import * as Caip from '@doorway/shared/Caip'
 import * as Errors from '@doorway/shared/Errors'
 import * as Name from '@doorway/shared/Name'
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { sendText } from '@doorway/shared/messages/send'
 import type * as Protocol from '@doorway/shared/Protocol'
 
 /** What the Send flow starts from: the token (native or a contract), and what else was given. */
@@ -43,9 +44,9 @@ export function parse(args: Partial<Record<string, string | number>>, networks: 
 }
 
 function unknown(name: string): Errors.ConfigError {
-  return new Errors.ConfigError(format(ui.send.badArgument, { name, reason: ui.send.argumentReasons.unknown }))
+  return new Errors.ConfigError(format(sendText.badArgument, { name, reason: sendText.argumentReasons.unknown }))
 }
 
 function bad(name: (typeof names)[number]): Errors.ConfigError {
-  return new Errors.ConfigError(format(ui.send.badArgument, { name, reason: ui.send.argumentReasons[name] }))
+  return new Errors.ConfigError(format(sendText.badArgument, { name, reason: sendText.argumentReasons[name] }))
 }

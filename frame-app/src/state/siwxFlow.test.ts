@@ -1,5 +1,6 @@
 import * as Errors from '@doorway/shared/Errors'
-import { errors, ui } from '@doorway/shared/Messages'
+import { errors } from '@doorway/shared/Messages'
+import { siwxText } from '@doorway/shared/messages/siwx'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { createStore } from 'jotai'
 import { mnemonicToAccount } from 'viem/accounts'
@@ -220,7 +221,7 @@ describe('sign-in on connect (spec §4)', () => {
     const { store, connect } = setup({ siwx })
     await connect()
     await store.set(Flow.signAtom)
-    expect(store.get(signInAtom)).toEqual({ step: 'ready', required: true, error: ui.siwx.notAccepted })
+    expect(store.get(signInAtom)).toEqual({ step: 'ready', required: true, error: siwxText.notAccepted })
     expect(store.get(sessionAtom)).toBeNull()
   })
 
@@ -351,7 +352,7 @@ describe('siweConfig (the older shape, spec §2 ConnectingSiwe)', () => {
     const refusing = setup({ siwx: siwe({ verifyMessage: async () => false }), flags: { siwe: true, required: true } })
     await refusing.connect()
     await refusing.store.set(Flow.signAtom)
-    expect(refusing.store.get(signInAtom)).toMatchObject({ error: ui.siwx.notAccepted })
+    expect(refusing.store.get(signInAtom)).toMatchObject({ error: siwxText.notAccepted })
 
     const signedIn = setup({ siwx: siwe({ getSession: async () => ({ address: wallet.address, chainId: 31337 }) }), flags: { siwe: true, required: true } })
     await signedIn.connect()

@@ -7,7 +7,8 @@
 import * as Caip from '@doorway/shared/Caip'
 import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
-import { errors, ui } from '@doorway/shared/Messages'
+import { errors } from '@doorway/shared/Messages'
+import { siwxText } from '@doorway/shared/messages/siwx'
 import * as Protocol from '@doorway/shared/Protocol'
 import * as S from '@doorway/shared/Schema'
 import { atom, type Getter, type Setter } from 'jotai'
@@ -190,13 +191,13 @@ export const signAtom = atom(null, async (get, set) => {
     if (get(accountAtom) !== account) return
     // spec §8: 'Signature declined', or the smart-account text for smart accounts.
     const declined = (error as Errors.DoorwayError).code === Errors.codes.userRejected
-    return fail(declined ? (account.connector.accountType === 'smartAccount' ? errors.smartAccountsNotSupported : errors.signatureDeclined) : ui.siwx.signFailed)
+    return fail(declined ? (account.connector.accountType === 'smartAccount' ? errors.smartAccountsNotSupported : errors.signatureDeclined) : siwxText.signFailed)
   }
   const signed: Session = { ...message, signature }
   try {
     await flow.keep(signed)
   } catch {
-    return fail(ui.siwx.notAccepted)
+    return fail(siwxText.notAccepted)
   }
   if (get(accountAtom) !== account) return
   set(sessionAtom, signed)

@@ -10,7 +10,8 @@ import * as Caip from '@doorway/shared/Caip'
 import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
 import * as Format from '@doorway/shared/Format'
-import { core, errors, format, ui } from '@doorway/shared/Messages'
+import { core, errors, format } from '@doorway/shared/Messages'
+import { swapText } from '@doorway/shared/messages/swap'
 import { atom, type Getter, type Setter } from 'jotai'
 import type { Hex } from 'viem'
 import { ApiError, type Quote, type SwapToken } from '../api/client.js'
@@ -221,10 +222,10 @@ export const swapCheckAtom = atom((get): Check => {
   if (!from || !to) return { ready: false }
   if (!amount.trim()) return { ready: false }
   const parsed = Rules.parseAmount(amount, from)
-  if ('error' in parsed) return { ready: false, error: format(ui.swap.errors[parsed.error], { symbol: from.symbol, decimals: from.decimals }) }
+  if ('error' in parsed) return { ready: false, error: format(swapText.errors[parsed.error], { symbol: from.symbol, decimals: from.decimals }) }
   const balances = get(tokensAtom).balances
-  if (parsed.value > Rules.heldOf(from, balances)) return { ready: false, error: format(ui.swap.errors.notEnough, { symbol: from.symbol }) }
-  if ('error' in Rules.parseSlippage(slippage)) return { ready: false, error: ui.swap.errors.slippage }
+  if (parsed.value > Rules.heldOf(from, balances)) return { ready: false, error: format(swapText.errors.notEnough, { symbol: from.symbol }) }
+  if ('error' in Rules.parseSlippage(slippage)) return { ready: false, error: swapText.errors.slippage }
   const quote = get(quoteAtom)
   if (quote.status === 'error') return { ready: false, error: quote.error.message, retry: quote.error.kind === 'failed' }
   if (quote.status !== 'ready') return { ready: false, loading: quote.status === 'loading' }
@@ -234,7 +235,7 @@ export const swapCheckAtom = atom((get): Check => {
   const nativeHeld = native ? SendRules.balanceOf(native) : 0n
   const spent = Rules.isNative(from) ? parsed.value + fee : fee
   const smartAccount = get(accountAtom)?.connector.accountType === 'smartAccount'
-  if (!smartAccount && fee > 0n && spent > nativeHeld) return { ready: false, error: format(ui.swap.errors.notEnoughForFee, { symbol: native?.symbol ?? get(activeNetworkAtom)?.nativeCurrency.symbol ?? '' }) }
+  if (!smartAccount && fee > 0n && spent > nativeHeld) return { ready: false, error: format(swapText.errors.notEnoughForFee, { symbol: native?.symbol ?? get(activeNetworkAtom)?.nativeCurrency.symbol ?? '' }) }
   return { ready: true }
 })
 
@@ -282,13 +283,13 @@ export const preparePreviewAtom = atom(null, async (get, set) => {
     const steps = Rules.stepsFor(from, allowance, amount)
     set(previewAtom, { ...idlePreview, status: 'ready', steps, step: steps[0]! })
   } catch (error) {
-    set(previewAtom, { ...idlePreview, status: 'error', message: format(ui.swap.errors.quoteFailed, { reason: reasonOf(error) }) })
+    set(previewAtom, { ...idlePreview, status: 'error', message: format(swapText.errors.quoteFailed, { reason: reasonOf(error) }) })
   }
 })
 
 const quoteMessage = (get: Getter) => {
   const quote = get(quoteAtom)
-  return quote.status === 'error' ? quote.error.message : format(ui.swap.errors.quoteFailed, { reason: core.somethingWentWrong })
+  return quote.status === 'error' ? quote.error.message : format(swapText.errors.quoteFailed, { reason: core.somethingWentWrong })
 }
 
 type Outcome = { status: 'approved' | 'swapped' | 'rejected' | 'failed' | 'timedOut' | 'busy' | 'requoted'; hash?: Hex }
@@ -310,15 +311,15 @@ export const approveAtom = atom(null, async (get, set): Promise<Outcome> => {
     set(previewAtom, (p) => ({ ...p, busy: 'mining', approveHash: hash }))
     const receipt = await waitForReceipt(get, account, hash)
     if (receipt?.status !== '0x1') {
-      set(previewAtom, (p) => ({ ...p, busy: undefined, message: ui.swap.approveFailed }))
+      set(previewAtom, (p) => ({ ...p, busy: undefined, message: swapText.approveFailed }))
       return { status: 'failed', hash }
     }
     // What the chain says now, not what was asked for.
     const allowance = await readAllowance(get, account, from)
     const steps = Rules.stepsFor(from, allowance, amount)
     const done = !steps.includes('approve')
-    set(previewAtom, (p) => ({ ...p, busy: undefined, step: done ? 'swap' : 'approve', message: done ? undefined : ui.swap.approveFailed }))
-    if (done) set(showToastAtom, { variant: 'success', message: format(ui.swap.approved, { symbol: from.symbol }) })
+    set(previewAtom, (p) => ({ ...p, busy: undefined, step: done ? 'swap' : 'approve', message: done ? undefined : swapText.approveFailed }))
+    if (done) set(showToastAtom, { variant: 'success', message: format(swapText.approved, { symbol: from.symbol }) })
     return { status: done ? 'approved' : 'failed', hash }
   } catch (error) {
     return walletFailure(set, error)
@@ -352,7 +353,7 @@ export const swapAtom = atom(null, async (get, set): Promise<Outcome> => {
     }
     // Numbers that got worse while the person read them are shown before anything is signed.
     if (fresh.refreshed && shown.status === 'ready' && BigInt(fresh.quote.toAmount) < BigInt(shown.quote.toAmount)) {
-      set(previewAtom, (p) => ({ ...p, busy: undefined, notice: ui.swap.quoteRefreshed }))
+      set(previewAtom, (p) => ({ ...p, busy: undefined, notice: swapText.quoteRefreshed }))
       return { status: 'requoted' }
     }
     // The bound comes from the quote the person accepted, not from the pool when the api builds.
@@ -365,7 +366,7 @@ export const swapAtom = atom(null, async (get, set): Promise<Outcome> => {
       })
     if (tx === 'moved') {
       // It would only revert: nothing is asked, the form says so and quotes again.
-      set(previewAtom, (p) => ({ ...p, busy: undefined, message: format(ui.swap.reverted, { slippage: Rules.formatPercent(slippage.percent) }) }))
+      set(previewAtom, (p) => ({ ...p, busy: undefined, message: format(swapText.reverted, { slippage: Rules.formatPercent(slippage.percent) }) }))
       void set(requestQuoteAtom, { delayMs: 0 })
       return { status: 'requoted' }
     }
@@ -397,12 +398,12 @@ export const swapAtom = atom(null, async (get, set): Promise<Outcome> => {
 /** A refusal is calm news; a wallet that never answers leaves the preview as it was; the rest says why. */
 function walletFailure(set: Setter, error: unknown): Outcome {
   if (error instanceof Errors.DoorwayError && error.message === core.requestTimedOut) {
-    set(previewAtom, (p) => ({ ...p, busy: undefined, message: ui.swap.timedOut }))
+    set(previewAtom, (p) => ({ ...p, busy: undefined, message: swapText.timedOut }))
     return { status: 'timedOut' }
   }
   const rejected = (error as { code?: unknown } | null)?.code === Errors.codes.userRejected
   set(previewAtom, (p) => ({ ...p, busy: undefined, message: rejected ? undefined : reasonOf(error) }))
-  if (rejected) set(showToastAtom, { variant: 'info', message: ui.swap.rejected })
+  if (rejected) set(showToastAtom, { variant: 'info', message: swapText.rejected })
   else set(showToastAtom, { variant: 'error', message: core.somethingWentWrong, detail: reasonOf(error) })
   return { status: rejected ? 'rejected' : 'failed' }
 }
@@ -466,7 +467,7 @@ export const trackSwapAtom = atom(null, async (get, set, hash: Hex) => {
     set(quoteAtom, { status: 'idle' })
     return
   }
-  set(swapNoticeAtom, format(ui.swap.reverted, { slippage: Rules.formatPercent(record.slippage) }))
+  set(swapNoticeAtom, format(swapText.reverted, { slippage: Rules.formatPercent(record.slippage) }))
   void set(requestQuoteAtom, { delayMs: 0 })
 })
 

@@ -6,7 +6,8 @@
  */
 import * as Caip from '@doorway/shared/Caip'
 import * as Errors from '@doorway/shared/Errors'
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { swapText } from '@doorway/shared/messages/swap'
 import type * as Protocol from '@doorway/shared/Protocol'
 
 /** A token as the dapp named it: the native token, a contract, or a symbol to find in the list. */
@@ -64,8 +65,8 @@ function sameRef(a: TokenRef, b: TokenRef): boolean {
   return a.kind === 'symbol' && b.kind === 'symbol' && a.symbol.toLowerCase() === b.symbol.toLowerCase()
 }
 
-function error(reason: keyof typeof ui.swap.argumentReasons, name: string): Errors.ConfigError {
-  return new Errors.ConfigError(format(ui.swap.badArgument, { name, reason: ui.swap.argumentReasons[reason] }))
+function error(reason: keyof typeof swapText.argumentReasons, name: string): Errors.ConfigError {
+  return new Errors.ConfigError(format(swapText.badArgument, { name, reason: swapText.argumentReasons[reason] }))
 }
 
 const bad = (name: Name) => error(name === 'amount' ? 'amount' : 'token', name)

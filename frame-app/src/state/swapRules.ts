@@ -7,7 +7,8 @@
 import * as Caip from '@doorway/shared/Caip'
 import * as Constants from '@doorway/shared/Constants'
 import * as Format from '@doorway/shared/Format'
-import { core, errors, format, ui } from '@doorway/shared/Messages'
+import { core, errors, format } from '@doorway/shared/Messages'
+import { swapText } from '@doorway/shared/messages/swap'
 import { type Hex, parseUnits, toHex } from 'viem'
 import { ApiError, type Balance, type Quote, type SwapToken } from '../api/client.js'
 import * as SendRules from './sendRules.js'
@@ -105,7 +106,7 @@ export const isHighImpact = (priceImpact: number) => priceImpact > highImpactPer
 /** A slippage or impact as people read it: '1 %', '0.5 %', '5.27 %'. */
 export function formatPercent(percent: number): string {
   const decimals = Math.min(2, (String(percent).split('.')[1] ?? '').length)
-  return format(ui.swap.percent, { value: Format.formatNumber(percent, decimals) })
+  return format(swapText.percent, { value: Format.formatNumber(percent, decimals) })
 }
 
 /** An amount in base units, with spec §9's 3 decimals, and '< 0.001' rather than '0.000'. */
@@ -123,7 +124,7 @@ export function usdOf(value: bigint, decimals: number, price: number | undefined
 export function formatRate(quote: Pick<Quote, 'fromAmount' | 'toAmount'>, from: SwapToken, to: SwapToken): string {
   const rate = Number(Format.formatUnits(BigInt(quote.toAmount), to.decimals)) / Number(Format.formatUnits(BigInt(quote.fromAmount), from.decimals))
   const decimals = rate >= 1 || rate <= 0 ? 2 : Math.min(12, 3 - Math.floor(Math.log10(rate)))
-  return format(ui.swap.rateValue, { from: from.symbol, rate: Format.formatNumber(rate, decimals), to: to.symbol })
+  return format(swapText.rateValue, { from: from.symbol, rate: Format.formatNumber(rate, decimals), to: to.symbol })
 }
 
 export type QuoteError = { kind: 'noLiquidity' | 'aboveReserves' | 'noRoute' | 'unsupported' | 'failed'; message: string }
@@ -136,17 +137,17 @@ export function quoteError(error: unknown, pair: { from: SwapToken; to: SwapToke
   const names = { from: pair.from.symbol, to: pair.to.symbol }
   const reason = error instanceof ApiError ? (error.reason ?? error.message) : (error as Error | null)?.message
   if (error instanceof ApiError && error.status === 400) {
-    if (reason === 'No liquidity for this pair') return { kind: 'noLiquidity', message: format(ui.swap.errors.noLiquidity, names) }
-    if (reason === "Amount exceeds the pool's liquidity") return { kind: 'aboveReserves', message: ui.swap.errors.aboveReserves }
+    if (reason === 'No liquidity for this pair') return { kind: 'noLiquidity', message: format(swapText.errors.noLiquidity, names) }
+    if (reason === "Amount exceeds the pool's liquidity") return { kind: 'aboveReserves', message: swapText.errors.aboveReserves }
     // spec §8
     if (reason === errors.swapsNetworkNotSupported) return { kind: 'unsupported', message: errors.swapsNetworkNotSupported }
   }
-  return { kind: 'failed', message: format(ui.swap.errors.quoteFailed, { reason: (typeof reason === 'string' && reason.slice(0, 200)) || core.somethingWentWrong }) }
+  return { kind: 'failed', message: format(swapText.errors.quoteFailed, { reason: (typeof reason === 'string' && reason.slice(0, 200)) || core.somethingWentWrong }) }
 }
 
 export const noRoute = (pair: { from: SwapToken; to: SwapToken }): QuoteError => ({
   kind: 'noRoute',
-  message: format(ui.swap.errors.noRoute, { from: pair.from.symbol, to: pair.to.symbol }),
+  message: format(swapText.errors.noRoute, { from: pair.from.symbol, to: pair.to.symbol }),
 })
 
 export const isStale = (fetchedAt: number, now: number) => now - fetchedAt > quoteMaxAgeMs

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { approveText } from '@doorway/shared/messages/approve'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import * as Approval from './Approval.js'
 import type { Description } from './describe.js'
@@ -7,11 +8,11 @@ import { VisibilityObserver, withVisibilityObserver } from './testing.js'
 
 const description: Description = {
   method: 'personal_sign',
-  title: ui.approve.methods.personal_sign,
+  title: approveText.methods.personal_sign,
   rows: [
-    { label: ui.approve.network, value: 'eip155:31337' },
-    { label: ui.approve.from, value: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', mono: true },
-    { label: ui.approve.message, value: '<b>not markup</b>' },
+    { label: approveText.network, value: 'eip155:31337' },
+    { label: approveText.from, value: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', mono: true },
+    { label: approveText.message, value: '<b>not markup</b>' },
   ],
   message: '0x3c623e',
 }
@@ -29,7 +30,7 @@ function setup(options: Partial<Approval.ask.Options> = {}) {
     (error: unknown) => ((outcome.error = error), outcome.settled++),
   )
   const button = (name: string) => [...root.querySelectorAll('button')].find((b) => b.textContent === name)!
-  return { root, controller, outcome, promise, approve: () => button(ui.approve.approve), reject: () => button(ui.approve.reject) }
+  return { root, controller, outcome, promise, approve: () => button(approveText.approve), reject: () => button(approveText.reject) }
 }
 
 beforeEach(() => {
@@ -46,29 +47,29 @@ describe('ask', () => {
   test('behavior: an accessible screen of the request, its host and custody, with focus on Reject', () => {
     withVisibilityObserver()
     const { root, approve, reject } = setup()
-    expect(root.querySelector('h1')?.textContent).toBe(ui.approve.title)
+    expect(root.querySelector('h1')?.textContent).toBe(approveText.title)
     const rows = [...root.querySelectorAll('dl > div')].map((div) => [div.querySelector('dt')?.textContent, div.querySelector('dd')?.textContent])
     expect(rows).toEqual([
-      [ui.approve.host, format(ui.approve.hostAttested, { origin: 'https://dapp.example' })],
-      [ui.approve.network, 'eip155:31337'],
-      [ui.approve.from, '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'],
-      [ui.approve.message, '<b>not markup</b>'],
+      [approveText.host, format(approveText.hostAttested, { origin: 'https://dapp.example' })],
+      [approveText.network, 'eip155:31337'],
+      [approveText.from, '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'],
+      [approveText.message, '<b>not markup</b>'],
     ])
     expect(root.querySelector('b')).toBeNull()
-    expect(root.textContent).toContain(ui.approve.custody)
+    expect(root.textContent).toContain(approveText.custody)
     expect(root.querySelector('[data-mono]')?.textContent).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')
     expect(document.activeElement).toBe(reject())
     // Both stay in the Tab order: Approve waits with aria-disabled and says why.
     for (const button of [reject(), approve()]) expect([button.tabIndex, button.disabled, button.type]).toEqual([0, false, 'button'])
     expect(approve().getAttribute('aria-disabled')).toBe('true')
-    expect(root.querySelector('[role="status"]')?.textContent).toBe(ui.approve.waitVisible)
+    expect(root.querySelector('[role="status"]')?.textContent).toBe(approveText.waitVisible)
     expect(approve().getAttribute('aria-describedby')).toBe(root.querySelector('[role="status"]')?.id)
   })
 
   test('behavior: a reported host is marked as reported', () => {
     withVisibilityObserver()
     const { root } = setup({ host: { origin: 'https://dapp.example', attested: false } })
-    expect(root.querySelector('dd')?.textContent).toBe(format(ui.approve.hostReported, { origin: 'https://dapp.example' }))
+    expect(root.querySelector('dd')?.textContent).toBe(format(approveText.hostReported, { origin: 'https://dapp.example' }))
   })
 
   test('behavior: Approve works only after 500 ms of being seen (IntersectionObserver v2)', async () => {
@@ -98,7 +99,7 @@ describe('ask', () => {
     expect(approve().getAttribute('aria-disabled')).toBe('false')
     observer.report(false) // the frame set opacity:0 or laid something over the iframe
     expect(approve().getAttribute('aria-disabled')).toBe('true')
-    expect(root.querySelector('[role="status"]')?.textContent).toBe(ui.approve.hidden)
+    expect(root.querySelector('[role="status"]')?.textContent).toBe(approveText.hidden)
     approve().click()
     observer.report(true)
     await vi.advanceTimersByTimeAsync(Approval.visibleMs - 100)
@@ -115,7 +116,7 @@ describe('ask', () => {
 
   test('behavior: without IntersectionObserver v2, Approve is held for 800 ms with a visible progress', async () => {
     const { root, outcome } = setup()
-    const approve = [...root.querySelectorAll('button')].find((b) => b.textContent === ui.approve.hold)!
+    const approve = [...root.querySelectorAll('button')].find((b) => b.textContent === approveText.hold)!
     expect(approve).toBeDefined()
     expect(approve.querySelector('.approval-progress')).not.toBeNull()
     approve.dispatchEvent(new PointerEvent('pointerdown', { button: 0 }))
@@ -158,7 +159,7 @@ describe('ask', () => {
     await vi.advanceTimersByTimeAsync(Approval.visibleMs - 1)
     state = 'hidden'
     document.dispatchEvent(new Event('visibilitychange'))
-    expect(root.querySelector('[role="status"]')?.textContent).toBe(ui.approve.hidden)
+    expect(root.querySelector('[role="status"]')?.textContent).toBe(approveText.hidden)
     state = 'visible'
     document.dispatchEvent(new Event('visibilitychange'))
     await vi.advanceTimersByTimeAsync(Approval.visibleMs - 1)

@@ -1,6 +1,7 @@
 import './approval.css'
 import { codes, DoorwayError } from '@doorway/shared/Errors'
-import { format, requestAborted, ui } from '@doorway/shared/Messages'
+import { format, requestAborted } from '@doorway/shared/Messages'
+import { approveText } from '@doorway/shared/messages/approve'
 import type { Description, Row } from './describe.js'
 import { element, holdToConfirm, type Listen, observesVisibility, type Visibility, watchIntersection, watchPage } from './guard.js'
 
@@ -93,10 +94,10 @@ function render(doc: Document, { description, host }: ask.Options, hold: boolean
   const id = `doorway-approval-${++screens}`
   const section = element(doc, 'section', 'approval')
   section.setAttribute('aria-labelledby', `${id}-title`)
-  const title = element(doc, 'h1', 'approval-title', ui.approve.title)
+  const title = element(doc, 'h1', 'approval-title', approveText.title)
   title.id = `${id}-title`
-  const hostLine = host.attested ? ui.approve.hostAttested : ui.approve.hostReported
-  const hostRow: Row = { label: ui.approve.host, value: format(hostLine, { origin: host.origin }) }
+  const hostLine = host.attested ? approveText.hostAttested : approveText.hostReported
+  const hostRow: Row = { label: approveText.host, value: format(hostLine, { origin: host.origin }) }
   const rows = element(doc, 'dl', 'approval-rows')
   for (const row of [hostRow, ...description.rows]) {
     const item = element(doc, 'div', 'approval-row')
@@ -108,8 +109,8 @@ function render(doc: Document, { description, host }: ask.Options, hold: boolean
   const status = element(doc, 'p', 'approval-status')
   status.id = `${id}-status`
   status.setAttribute('role', 'status')
-  const reject = element(doc, 'button', 'approval-reject', ui.approve.reject)
-  const approve = element(doc, 'button', 'approval-approve', hold ? ui.approve.hold : ui.approve.approve)
+  const reject = element(doc, 'button', 'approval-reject', approveText.reject)
+  const approve = element(doc, 'button', 'approval-approve', hold ? approveText.hold : approveText.approve)
   for (const button of [reject, approve]) button.type = 'button'
   // aria-disabled rather than disabled: Approve stays in the Tab order and says why it waits.
   approve.setAttribute('aria-describedby', status.id)
@@ -120,7 +121,7 @@ function render(doc: Document, { description, host }: ask.Options, hold: boolean
     title,
     element(doc, 'p', 'approval-summary', description.title),
     rows,
-    element(doc, 'p', 'approval-custody', ui.approve.custody),
+    element(doc, 'p', 'approval-custody', approveText.custody),
     status,
     actions,
   )
@@ -132,5 +133,5 @@ function render(doc: Document, { description, host }: ask.Options, hold: boolean
 function show(screen: Screen, visibility: Visibility) {
   screen.approve.setAttribute('aria-disabled', String(visibility !== 'ready'))
   screen.section.dataset.visibility = visibility
-  screen.status.textContent = visibility === 'waiting' ? ui.approve.waitVisible : visibility === 'hidden' ? ui.approve.hidden : ''
+  screen.status.textContent = visibility === 'waiting' ? approveText.waitVisible : visibility === 'hidden' ? approveText.hidden : ''
 }

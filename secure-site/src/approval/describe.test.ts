@@ -1,4 +1,4 @@
-import { ui } from '@doorway/shared/Messages'
+import { approveText } from '@doorway/shared/messages/approve'
 import { encodeFunctionData, erc20Abi, hashTypedData, parseEther, recoverTransactionAddress, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
@@ -23,11 +23,11 @@ describe('describe', () => {
   test('behavior: every request shows the network and the wallet address', () => {
     const named = Approval.describe(request('personal_sign', [toHex('hi'), from], { chainName: 'Anvil' }))
     expect(named.rows.slice(0, 2)).toEqual([
-      { label: ui.approve.network, value: 'Anvil (eip155:31337)' },
-      { label: ui.approve.from, value: from, mono: true },
+      { label: approveText.network, value: 'Anvil (eip155:31337)' },
+      { label: approveText.from, value: from, mono: true },
     ])
     const unnamed = Approval.describe(request('personal_sign', [toHex('hi'), from.toLowerCase()]))
-    expect(row(unnamed, ui.approve.network)?.value).toBe('eip155:31337')
+    expect(row(unnamed, approveText.network)?.value).toBe('eip155:31337')
   })
 
   test.each([
@@ -58,9 +58,9 @@ describe('describe: personal_sign', () => {
   test('behavior: a readable UTF-8 message is shown as text, and signed as the exact bytes', () => {
     const message = toHex('Sign in to example.org\nNonce: 42\tété ✓')
     const description = Approval.describe(request('personal_sign', [message, from]))
-    expect(description.title).toBe(ui.approve.methods.personal_sign)
+    expect(description.title).toBe(approveText.methods.personal_sign)
     expect(description.message).toBe(message)
-    expect(description.rows.at(-1)).toEqual({ label: ui.approve.message, value: 'Sign in to example.org\nNonce: 42\tété ✓' })
+    expect(description.rows.at(-1)).toEqual({ label: approveText.message, value: 'Sign in to example.org\nNonce: 42\tété ✓' })
   })
 
   test.each([
@@ -71,7 +71,7 @@ describe('describe: personal_sign', () => {
     ['an empty message', '0x'],
   ])('behavior: %s is shown as hex', (_, message) => {
     const description = Approval.describe(request('personal_sign', [message, from]))
-    expect(description.rows.at(-1)).toEqual({ label: ui.approve.messageHex, value: message, mono: true })
+    expect(description.rows.at(-1)).toEqual({ label: approveText.messageHex, value: message, mono: true })
   })
 
   test('error: the address is not this wallet', () => {
@@ -129,7 +129,7 @@ function withMail(change: (typed: typeof mail) => unknown): unknown {
 describe('describe: eth_signTypedData_v4', () => {
   test('behavior: shows the domain, the type and the signed fields, one per line', () => {
     const description = Approval.describe(request('eth_signTypedData_v4', [from, JSON.stringify(mail)]))
-    expect(description.title).toBe(ui.approve.methods.eth_signTypedData_v4)
+    expect(description.title).toBe(approveText.methods.eth_signTypedData_v4)
     expect(description.rows.slice(2)).toMatchInlineSnapshot(`
       [
         {
@@ -174,7 +174,7 @@ describe('describe: eth_signTypedData_v4', () => {
   test('behavior: a field the types do not name is neither shown nor signed', () => {
     const typed = withMail((t) => void Object.assign(t.message, { note: 'this transfer is free' }))
     const description = Approval.describe(request('eth_signTypedData_v4', [from, typed]))
-    expect(row(description, ui.approve.typedData)?.value).not.toContain('free')
+    expect(row(description, approveText.typedData)?.value).not.toContain('free')
     expect(description.typedData?.message).not.toHaveProperty('note')
   })
 
@@ -184,7 +184,7 @@ describe('describe: eth_signTypedData_v4', () => {
       return { ...t, types, domain: { name: 'Ether Mail', chainId: '0x7a69' } }
     })
     const description = Approval.describe(request('eth_signTypedData_v4', [from, typed]))
-    expect(row(description, ui.approve.domain)?.value).toBe('name: "Ether Mail"\nchainId: 31337')
+    expect(row(description, approveText.domain)?.value).toBe('name: "Ether Mail"\nchainId: 31337')
   })
 
   test('error: domain.chainId is another chain', () => {
@@ -235,13 +235,13 @@ function send(tx: Record<string, unknown>, extra: Partial<Approval.Request> = {}
 describe('describe: eth_sendTransaction', () => {
   test('behavior: shows recipient, value and the max network fee, and returns a transaction the key signs as is', async () => {
     const description = send({ ...transfer, chainId: '0x7a69', type: '0x2' }, { chainName: 'Anvil', nativeSymbol: 'ETH' })
-    expect(description.title).toBe(ui.approve.methods.eth_sendTransaction)
+    expect(description.title).toBe(approveText.methods.eth_sendTransaction)
     expect(description.rows).toEqual([
-      { label: ui.approve.network, value: 'Anvil (eip155:31337)' },
-      { label: ui.approve.from, value: from, mono: true },
-      { label: ui.approve.to, value: bob, mono: true },
-      { label: ui.approve.value, value: '0.1 ETH' },
-      { label: ui.approve.fee, value: '0.000042 ETH' }, // 21000 × 2 gwei
+      { label: approveText.network, value: 'Anvil (eip155:31337)' },
+      { label: approveText.from, value: from, mono: true },
+      { label: approveText.to, value: bob, mono: true },
+      { label: approveText.value, value: '0.1 ETH' },
+      { label: approveText.fee, value: '0.000042 ETH' }, // 21000 × 2 gwei
     ])
     expect(description.transaction).toEqual({
       type: 'eip1559',
@@ -259,7 +259,7 @@ describe('describe: eth_sendTransaction', () => {
 
   test('behavior: large values are grouped and exact, in the network\'s symbol', () => {
     const description = send({ ...transfer, value: toHex(parseEther('1234.000000000000000001')) }, { nativeSymbol: 'GO' })
-    expect(row(description, ui.approve.value)?.value).toBe('1,234.000000000000000001 GO')
+    expect(row(description, approveText.value)?.value).toBe('1,234.000000000000000001 GO')
   })
 
   test.each([
@@ -269,29 +269,29 @@ describe('describe: eth_sendTransaction', () => {
   ] as const)('behavior: an ERC-20 %s is decoded', (functionName, args, shown) => {
     const data = encodeFunctionData({ abi: erc20Abi, functionName, args } as never)
     const description = send({ ...transfer, to: token, value: undefined, data })
-    expect(row(description, ui.approve.call)).toEqual({ label: ui.approve.call, value: shown, mono: true })
-    expect(row(description, ui.approve.value)?.value).toBe('0 ETH')
+    expect(row(description, approveText.call)).toEqual({ label: approveText.call, value: shown, mono: true })
+    expect(row(description, approveText.value)?.value).toBe('0 ETH')
     expect(description.transaction?.data).toBe(data)
   })
 
   test('behavior: another call shows its selector and length', () => {
     const description = send({ ...transfer, data: `0x12345678${'00'.repeat(32)}` })
-    expect(row(description, ui.approve.data)).toEqual({ label: ui.approve.data, value: '0x12345678 · 36 bytes', mono: true })
-    expect(row(description, ui.approve.call)).toBeUndefined()
+    expect(row(description, approveText.data)).toEqual({ label: approveText.data, value: '0x12345678 · 36 bytes', mono: true })
+    expect(row(description, approveText.call)).toBeUndefined()
   })
 
   test('behavior: an ERC-20 selector with trailing bytes is not shown as a clean transfer', () => {
     const data = `${encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [bob, 1n] })}00` as const
     const description = send({ ...transfer, to: token, data })
-    expect(row(description, ui.approve.call)).toBeUndefined()
-    expect(row(description, ui.approve.data)?.value).toBe('0xa9059cbb · 69 bytes')
+    expect(row(description, approveText.call)).toBeUndefined()
+    expect(row(description, approveText.data)?.value).toBe('0xa9059cbb · 69 bytes')
   })
 
   test('behavior: without `to` it is a contract creation', () => {
     const { to: _, ...creation } = transfer
     const description = send({ ...creation, data: '0x6080604052' })
-    expect(row(description, ui.approve.to)).toEqual({ label: ui.approve.to, value: ui.approve.contractCreation })
-    expect(row(description, ui.approve.data)?.value).toBe('5 bytes')
+    expect(row(description, approveText.to)).toEqual({ label: approveText.to, value: approveText.contractCreation })
+    expect(row(description, approveText.data)?.value).toBe('5 bytes')
     expect(description.transaction).not.toHaveProperty('to')
     expect(description.transaction?.data).toBe('0x6080604052')
   })

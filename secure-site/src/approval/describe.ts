@@ -1,5 +1,5 @@
 import * as Caip from '@doorway/shared/Caip'
-import { ui } from '@doorway/shared/Messages'
+import { approveText } from '@doorway/shared/messages/approve'
 import {
   type Address,
   decodeFunctionData,
@@ -74,8 +74,8 @@ export function describe(request: Request): Description {
   if (!isAddress(request.from, { strict: false })) throw new InvalidRequest('The wallet address is not an address')
   const from = getAddress(request.from)
   const rows: Row[] = [
-    { label: ui.approve.network, value: networkLabel(request) },
-    { label: ui.approve.from, value: from, mono: true },
+    { label: approveText.network, value: networkLabel(request) },
+    { label: approveText.from, value: from, mono: true },
   ]
   return describers[request.method](request.params, { request, chainId, from, rows })
 }
@@ -123,8 +123,8 @@ function personalSign(params: readonly unknown[], { rows, from }: Context): Desc
   if (size(hex) > maxMessageBytes) throw new InvalidRequest(`personal_sign: the message is over ${maxMessageBytes} bytes`)
   const text = utf8(hex)
   const row: Row =
-    text === undefined ? { label: ui.approve.messageHex, value: hex, mono: true } : { label: ui.approve.message, value: text }
-  return { method: 'personal_sign', title: ui.approve.methods.personal_sign, rows: [...rows, row], message: hex }
+    text === undefined ? { label: approveText.messageHex, value: hex, mono: true } : { label: approveText.message, value: text }
+  return { method: 'personal_sign', title: approveText.methods.personal_sign, rows: [...rows, row], message: hex }
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
@@ -148,12 +148,12 @@ function signTypedData(params: readonly unknown[], { rows, from, chainId }: Cont
   const typedData = TypedData.parse(input, { maxChars: maxMessageBytes, chainId })
   return {
     method: 'eth_signTypedData_v4',
-    title: ui.approve.methods.eth_signTypedData_v4,
+    title: approveText.methods.eth_signTypedData_v4,
     rows: [
       ...rows,
-      { label: ui.approve.domain, value: TypedData.domainLines(typedData).join('\n'), mono: true },
-      { label: ui.approve.primaryType, value: typedData.primaryType, mono: true },
-      { label: ui.approve.typedData, value: TypedData.messageLines(typedData).join('\n'), mono: true },
+      { label: approveText.domain, value: TypedData.domainLines(typedData).join('\n'), mono: true },
+      { label: approveText.primaryType, value: typedData.primaryType, mono: true },
+      { label: approveText.typedData, value: TypedData.messageLines(typedData).join('\n'), mono: true },
     ],
     typedData,
   }
@@ -182,12 +182,12 @@ function sendTransaction(params: readonly unknown[], context: Context): Descript
   const { to, data, value, gas, maxFeePerGas } = transaction
   return {
     method: 'eth_sendTransaction',
-    title: ui.approve.methods.eth_sendTransaction,
+    title: approveText.methods.eth_sendTransaction,
     rows: [
       ...context.rows,
-      to ? { label: ui.approve.to, value: to, mono: true } : { label: ui.approve.to, value: ui.approve.contractCreation },
-      { label: ui.approve.value, value: Display.native(value, symbol) },
-      { label: ui.approve.fee, value: Display.native(gas * maxFeePerGas, symbol) },
+      to ? { label: approveText.to, value: to, mono: true } : { label: approveText.to, value: approveText.contractCreation },
+      { label: approveText.value, value: Display.native(value, symbol) },
+      { label: approveText.fee, value: Display.native(gas * maxFeePerGas, symbol) },
       ...callRows(to, data),
     ],
     transaction,
@@ -254,11 +254,11 @@ const erc20Selectors = new Map(erc20Calls.map((item) => [toFunctionSelector(item
 function callRows(to: Address | undefined, data: Hex | undefined): Row[] {
   if (!data || data === '0x') return []
   const length = Display.bytes(size(data))
-  if (!to) return [{ label: ui.approve.data, value: length, mono: true }]
+  if (!to) return [{ label: approveText.data, value: length, mono: true }]
   const call = erc20Call(data)
-  if (call) return [{ label: ui.approve.call, value: call, mono: true }]
+  if (call) return [{ label: approveText.call, value: call, mono: true }]
   const selector = size(data) >= 4 ? slice(data, 0, 4) : data
-  return [{ label: ui.approve.data, value: `${selector} · ${length}`, mono: true }]
+  return [{ label: approveText.data, value: `${selector} · ${length}`, mono: true }]
 }
 
 /** 'transfer\nto: 0x…\nvalue: 1,000' when `data` is exactly an ERC-20 transfer, transferFrom or approve. */

@@ -1,6 +1,8 @@
 // @vitest-environment jsdom
 import * as Errors from '@doorway/shared/Errors'
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { exportKeyText } from '@doorway/shared/messages/exportKey'
+import { emailText } from '@doorway/shared/messages/email'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { Aborted } from '../approval/Approval.js'
 import { holdMs, visibleMs } from '../approval/guard.js'
@@ -24,7 +26,7 @@ function setup(options: { wallet?: Partial<Export.show.Options['wallet']>; isTru
     exportCode: async (host) => (calls.hosts.push(host), { email, sent: true }),
     exportSecret: async (_host, code) => {
       calls.codes.push(code ?? 'none')
-      if (code !== '123456' && code !== undefined) throw new Errors.DoorwayError(format(ui.email.wrong, { n: 4 }))
+      if (code !== '123456' && code !== undefined) throw new Errors.DoorwayError(format(emailText.wrong, { n: 4 }))
       const secret = entropy()
       calls.secrets.push(secret)
       return secret
@@ -49,7 +51,7 @@ function setup(options: { wallet?: Partial<Export.show.Options['wallet']>; isTru
   const reveal = async () => {
     VisibilityObserver.last!.report(true)
     await vi.advanceTimersByTimeAsync(visibleMs)
-    button(ui.exportKey.holdReveal)!.dispatchEvent(new MouseEvent('pointerdown', { button: 0 }))
+    button(exportKeyText.holdReveal)!.dispatchEvent(new MouseEvent('pointerdown', { button: 0 }))
     await vi.advanceTimersByTimeAsync(holdMs)
   }
   return { root, controller, calls, outcome, promise, button, status, input, submit, reveal }
@@ -68,21 +70,21 @@ afterEach(() => {
 describe('show', () => {
   test('behavior: a fresh code, then hold to reveal on a visible screen: the phrase and key show only here, and are gone when done', async () => {
     const { root, calls, outcome, button, status, input, submit, reveal } = setup()
-    expect(root.querySelector('h1')?.textContent).toBe(ui.exportKey.title)
-    expect(root.textContent).toContain(ui.exportKey.warning)
-    expect(document.activeElement).toBe(button(ui.exportKey.start))
-    button(ui.exportKey.start)!.click()
+    expect(root.querySelector('h1')?.textContent).toBe(exportKeyText.title)
+    expect(root.textContent).toContain(exportKeyText.warning)
+    expect(document.activeElement).toBe(button(exportKeyText.start))
+    button(exportKeyText.start)!.click()
     await vi.advanceTimersByTimeAsync(0)
     expect(calls.hosts).toEqual([host])
-    expect(root.textContent).toContain(format(ui.exportKey.codeSent, { email }))
+    expect(root.textContent).toContain(format(exportKeyText.codeSent, { email }))
     expect(document.activeElement).toBe(input())
     expect(input().autocomplete).toBe('one-time-code')
 
     await submit('12 34')
-    expect(status().textContent).toBe(ui.email.codeInvalid)
+    expect(status().textContent).toBe(emailText.codeInvalid)
     expect(status().getAttribute('role')).toBe('alert')
     await submit('000000')
-    expect(status().textContent).toBe(format(ui.email.wrong, { n: 4 }))
+    expect(status().textContent).toBe(format(emailText.wrong, { n: 4 }))
     expect(input().value).toBe('000000') // nothing lost: the person corrects it
     await submit('123456')
     expect(calls.codes).toEqual(['000000', '123456'])
@@ -94,7 +96,7 @@ describe('show', () => {
     const words = [...root.querySelectorAll('ol li')].map((li) => li.textContent)
     expect(words).toEqual(mnemonic.split(' '))
     expect(root.querySelector('[aria-label="Private key"]')?.textContent).toBe(privateKey)
-    button(ui.exportKey.done)!.click()
+    button(exportKeyText.done)!.click()
     await vi.advanceTimersByTimeAsync(0)
     expect(outcome.done).toBe(true)
     expect(root.textContent).toBe('')
@@ -102,7 +104,7 @@ describe('show', () => {
 
   test('behavior: a sign-in of the last 5 minutes is fresh enough: no code, straight to hold to reveal', async () => {
     const { root, calls, button, reveal } = setup({ wallet: { exportCode: async () => ({ email, sent: false }) } })
-    button(ui.exportKey.start)!.click()
+    button(exportKeyText.start)!.click()
     await vi.advanceTimersByTimeAsync(0)
     expect(calls.codes).toEqual(['none'])
     expect(root.querySelector('form')?.hidden).toBe(true)
@@ -112,10 +114,10 @@ describe('show', () => {
 
   test('error: nothing is revealed before the screen has been seen for 500 ms, and a covered screen takes the secret off the page', async () => {
     const { root, button, submit, reveal } = setup()
-    button(ui.exportKey.start)!.click()
+    button(exportKeyText.start)!.click()
     await vi.advanceTimersByTimeAsync(0)
     await submit('123456')
-    const hold = button(ui.exportKey.holdReveal)!
+    const hold = button(exportKeyText.holdReveal)!
     expect(hold.getAttribute('aria-disabled')).toBe('true')
     hold.dispatchEvent(new MouseEvent('pointerdown', { button: 0 }))
     await vi.advanceTimersByTimeAsync(holdMs * 2)
@@ -126,14 +128,14 @@ describe('show', () => {
     VisibilityObserver.last!.report(false)
     expect(root.textContent).not.toContain(privateKey)
     expect(root.querySelector('ol')).toBeNull()
-    expect(root.querySelector('[role="alert"]')?.textContent).toBe(ui.exportKey.hidden)
+    expect(root.querySelector('[role="alert"]')?.textContent).toBe(exportKeyText.hidden)
     await reveal()
     expect(root.textContent).toContain(privateKey)
   })
 
   test('error: events the person did not make (a script\'s clicks) do nothing', async () => {
     const { calls, button } = setup({ isTrusted: () => false })
-    button(ui.exportKey.start)!.click()
+    button(exportKeyText.start)!.click()
     await vi.advanceTimersByTimeAsync(0)
     expect(calls.hosts).toEqual([])
   })
@@ -141,18 +143,18 @@ describe('show', () => {
   test('error: a server that does not answer is a 30 s timeout with its message, and Send code works again', async () => {
     let calls = 0
     const { button, status } = setup({ wallet: { exportCode: (_host, signal) => (calls++, new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason)))) } })
-    button(ui.exportKey.start)!.click()
+    button(exportKeyText.start)!.click()
     await vi.advanceTimersByTimeAsync(29_999)
-    expect(status().textContent).toBe(ui.exportKey.starting)
+    expect(status().textContent).toBe(exportKeyText.starting)
     await vi.advanceTimersByTimeAsync(1)
-    expect(status().textContent).toBe(ui.email.timedOut)
-    button(ui.exportKey.start)!.click()
+    expect(status().textContent).toBe(emailText.timedOut)
+    button(exportKeyText.start)!.click()
     expect(calls).toBe(2)
   })
 
   test('behavior: the modal closing aborts the export: it rejects with 4001 and leaves nothing on the page', async () => {
     const { root, controller, outcome, button, submit, reveal } = setup()
-    button(ui.exportKey.start)!.click()
+    button(exportKeyText.start)!.click()
     await vi.advanceTimersByTimeAsync(0)
     await submit('123456')
     await reveal()

@@ -2,7 +2,9 @@ import '../approval/approval.css'
 import './export.css'
 import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { exportKeyText } from '@doorway/shared/messages/exportKey'
+import { emailText } from '@doorway/shared/messages/email'
 import { Aborted } from '../approval/Approval.js'
 import { element, holdToConfirm, type Listen, observesVisibility, type Visibility, watchIntersection, watchPage } from '../approval/guard.js'
 import * as Shares from '../custody/Shares.js'
@@ -57,7 +59,7 @@ export function show(root: HTMLElement, options: show.Options): Promise<void> {
       screen.code.hidden = next !== 'code'
       screen.reveal.hidden = next !== 'reveal'
       screen.secret.hidden = next !== 'shown'
-      screen.cancel.textContent = next === 'shown' ? ui.exportKey.done : ui.exportKey.cancel
+      screen.cancel.textContent = next === 'shown' ? exportKeyText.done : exportKeyText.cancel
       if (next !== 'shown') screen.secret.replaceChildren()
     }
     const settle = (outcome: 'done' | 'aborted') => {
@@ -83,7 +85,7 @@ export function show(root: HTMLElement, options: show.Options): Promise<void> {
         say('')
       } catch (error) {
         if (signal.aborted) return
-        say(timedOut ? ui.email.timedOut : error instanceof Errors.DoorwayError ? error.message : ui.email.unavailable, true)
+        say(timedOut ? emailText.timedOut : error instanceof Errors.DoorwayError ? error.message : emailText.unavailable, true)
       } finally {
         win.clearTimeout(timer)
         busy = false
@@ -95,13 +97,13 @@ export function show(root: HTMLElement, options: show.Options): Promise<void> {
       screen.section.dataset.visibility = next
       screen.hold.setAttribute('aria-disabled', String(next !== 'ready'))
       if (next !== 'hidden') {
-        if (screen.status.textContent === ui.exportKey.hidden) say('')
+        if (screen.status.textContent === exportKeyText.hidden) say('')
         return
       }
       cancelHold()
       // Covered or hidden: the secret leaves the page until the person holds to reveal it again.
       if (step === 'shown') go('reveal')
-      if (step === 'reveal') say(ui.exportKey.hidden, true)
+      if (step === 'reveal') say(exportKeyText.hidden, true)
     })
     const cancelHold = holdToConfirm(win, screen.hold, {
       listen,
@@ -132,10 +134,10 @@ export function show(root: HTMLElement, options: show.Options): Promise<void> {
     }
     // A sign-in of the last 5 minutes is fresh enough (notes §4.3); otherwise a code is mailed first.
     listen(screen.start, 'click', () =>
-      run(ui.exportKey.starting, async (signal) => {
+      run(exportKeyText.starting, async (signal) => {
         const { email, sent } = await wallet.exportCode(host, signal)
         if (!sent) return unlock(undefined, signal)
-        screen.sent.textContent = format(ui.exportKey.codeSent, { email })
+        screen.sent.textContent = format(exportKeyText.codeSent, { email })
         go('code')
         screen.input.focus()
       }),
@@ -143,8 +145,8 @@ export function show(root: HTMLElement, options: show.Options): Promise<void> {
     listen(screen.code, 'submit', (event) => {
       event.preventDefault()
       const code = screen.input.value.replace(/\s/g, '')
-      if (!/^\d{6}$/.test(code)) return say(ui.email.codeInvalid, true)
-      void run(ui.exportKey.verifying, (signal) => unlock(code, signal))
+      if (!/^\d{6}$/.test(code)) return say(emailText.codeInvalid, true)
+      void run(exportKeyText.verifying, (signal) => unlock(code, signal))
     })
 
     go('confirm')
@@ -173,36 +175,36 @@ function render(doc: Document): Screen {
   const id = `doorway-export-${++screens}`
   const section = element(doc, 'section', 'approval export')
   section.setAttribute('aria-labelledby', `${id}-title`)
-  const title = element(doc, 'h1', 'approval-title', ui.exportKey.title)
+  const title = element(doc, 'h1', 'approval-title', exportKeyText.title)
   title.id = `${id}-title`
-  const warning = element(doc, 'p', 'export-warning', ui.exportKey.warning)
+  const warning = element(doc, 'p', 'export-warning', exportKeyText.warning)
 
-  const start = button(doc, 'approval-approve', ui.exportKey.start)
+  const start = button(doc, 'approval-approve', exportKeyText.start)
   const confirm = element(doc, 'div', 'export-step')
-  confirm.append(element(doc, 'p', 'approval-summary', ui.exportKey.confirm), start)
+  confirm.append(element(doc, 'p', 'approval-summary', exportKeyText.confirm), start)
 
   const code = element(doc, 'form', 'export-step')
   code.noValidate = true
   const sent = element(doc, 'p', 'approval-summary')
-  const label = element(doc, 'label', 'approval-label', ui.exportKey.codeLabel)
+  const label = element(doc, 'label', 'approval-label', exportKeyText.codeLabel)
   const input = element(doc, 'input', 'export-code')
   input.id = label.htmlFor = `${id}-code`
   Object.assign(input, { inputMode: 'numeric', autocomplete: 'one-time-code', maxLength: 6, spellcheck: false })
-  const verify = button(doc, 'approval-approve', ui.exportKey.verify)
+  const verify = button(doc, 'approval-approve', exportKeyText.verify)
   verify.type = 'submit'
   code.append(sent, label, input, verify)
 
-  const hold = button(doc, 'approval-approve', ui.exportKey.holdReveal)
+  const hold = button(doc, 'approval-approve', exportKeyText.holdReveal)
   hold.setAttribute('aria-disabled', 'true')
   hold.append(element(doc, 'span', 'approval-progress'))
   const reveal = element(doc, 'div', 'export-step')
-  reveal.append(element(doc, 'p', 'approval-summary', ui.exportKey.revealHint), hold)
+  reveal.append(element(doc, 'p', 'approval-summary', exportKeyText.revealHint), hold)
 
   const secret = element(doc, 'div', 'export-step')
   const status = element(doc, 'p', 'approval-status')
   status.id = `${id}-status`
   hold.setAttribute('aria-describedby', status.id)
-  const cancel = button(doc, 'approval-reject', ui.exportKey.cancel)
+  const cancel = button(doc, 'approval-reject', exportKeyText.cancel)
   const actions = element(doc, 'div', 'export-actions')
   actions.append(cancel)
   section.append(title, warning, confirm, code, reveal, secret, status, actions)
@@ -212,25 +214,25 @@ function render(doc: Document): Screen {
 /** The phrase as numbered words and the key as hex, each with its own copy button. */
 function secretView(doc: Document, secret: { mnemonic: string; privateKey: string }, listen: Listen, say: (text: string, alert?: boolean) => void) {
   const words = element(doc, 'ol', 'export-words')
-  words.setAttribute('aria-label', ui.exportKey.phrase)
+  words.setAttribute('aria-label', exportKeyText.phrase)
   for (const word of secret.mnemonic.split(' ')) words.append(element(doc, 'li', '', word))
   const key = element(doc, 'p', 'approval-value export-key', secret.privateKey)
   key.dataset.mono = ''
-  key.setAttribute('aria-label', ui.exportKey.privateKey)
+  key.setAttribute('aria-label', exportKeyText.privateKey)
   const copy = (text: string) => () =>
     navigator.clipboard.writeText(text).then(
-      () => say(ui.exportKey.copied),
-      () => say(ui.exportKey.copyFailed, true),
+      () => say(exportKeyText.copied),
+      () => say(exportKeyText.copyFailed, true),
     )
-  const copyPhrase = button(doc, 'approval-reject', ui.exportKey.copyPhrase)
-  const copyKey = button(doc, 'approval-reject', ui.exportKey.copyKey)
+  const copyPhrase = button(doc, 'approval-reject', exportKeyText.copyPhrase)
+  const copyKey = button(doc, 'approval-reject', exportKeyText.copyKey)
   listen(copyPhrase, 'click', copy(secret.mnemonic))
   listen(copyKey, 'click', copy(secret.privateKey))
   return [
-    element(doc, 'h2', 'approval-label', ui.exportKey.phrase),
+    element(doc, 'h2', 'approval-label', exportKeyText.phrase),
     words,
     copyPhrase,
-    element(doc, 'h2', 'approval-label', ui.exportKey.privateKey),
+    element(doc, 'h2', 'approval-label', exportKeyText.privateKey),
     key,
     copyKey,
   ]

@@ -4,7 +4,8 @@
  * address, sign out, and a tampered share that signs nothing.
  */
 import { PGlite } from '@electric-sql/pglite'
-import { errors, format, ui } from '@doorway/shared/Messages'
+import { errors, format } from '@doorway/shared/Messages'
+import { emailText } from '@doorway/shared/messages/email'
 import { recoverMessageAddress } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -91,8 +92,8 @@ describe('wallet', () => {
     await wallet.connectEmail(email, host)
     await expect(device().connectEmail(email, host)).rejects.toThrow(new RegExp(`^${format(errors.emailLoginThrottled, { n: 999 }).replace('999', '\\d+')}$`))
     const code = codeFor(email)
-    await expect(wallet.connectOtp(code === '000000' ? '111111' : '000000')).rejects.toThrow(format(ui.email.wrong, { n: 4 }))
-    await expect(device().connectEmail('not-an-email', host)).rejects.toThrow(ui.email.invalid)
+    await expect(wallet.connectOtp(code === '000000' ? '111111' : '000000')).rejects.toThrow(format(emailText.wrong, { n: 4 }))
+    await expect(device().connectEmail('not-an-email', host)).rejects.toThrow(emailText.invalid)
     expect(await wallet.connectOtp(code)).toMatchObject({ email })
   })
 
@@ -121,7 +122,7 @@ describe('wallet', () => {
     d[5] = d[5]! ^ 0xff
     await Device.saveWallet(store, key, { userId: record.userId, email: record.email, address: record.address, share: d })
     wallet.lock()
-    await expect(wallet.account()).rejects.toThrow(ui.email.tampered)
+    await expect(wallet.account()).rejects.toThrow(emailText.tampered)
     expect(tampered).toBe(1)
   })
 
@@ -148,11 +149,11 @@ describe('wallet', () => {
     expect(await wallet.exportCode(host)).toEqual({ email, sent: true })
     expect(mails.filter((m) => m.to === email).at(-1)!.subject).toMatch(/^Your Doorway code to export your wallet is \d{6}$/)
     const code = codeFor(email)
-    await expect(wallet.exportSecret(host, code === '000000' ? '111111' : '000000')).rejects.toThrow(format(ui.email.wrong, { n: 4 }))
+    await expect(wallet.exportSecret(host, code === '000000' ? '111111' : '000000')).rejects.toThrow(format(emailText.wrong, { n: 4 }))
     const { privateKey } = Shares.exportable(await wallet.exportSecret(host, code))
     expect(privateKeyToAccount(privateKey).address).toBe(address)
     // The code is spent: a second export with it is refused.
-    await expect(wallet.exportSecret(host, code)).rejects.toThrow(ui.email.expired)
+    await expect(wallet.exportSecret(host, code)).rejects.toThrow(emailText.expired)
   })
 
   test('error: a device with no wallet session cannot ask for an export code', async () => {

@@ -7,7 +7,8 @@
  * Refusals become DoorwayErrors carrying the exact message the modal shows.
  */
 import * as Errors from '@doorway/shared/Errors'
-import { errors, format, ui } from '@doorway/shared/Messages'
+import { errors, format } from '@doorway/shared/Messages'
+import { emailText } from '@doorway/shared/messages/email'
 import type { LocalAccount } from 'viem/accounts'
 import { split } from 'shamir-secret-sharing'
 import * as Seal from '../custody/Seal.js'
@@ -81,7 +82,7 @@ export function create(options: Options) {
       return await Shares.combine(a, b, address)
     } catch {
       options.onTampered?.()
-      throw new Errors.DoorwayError(ui.email.tampered)
+      throw new Errors.DoorwayError(emailText.tampered)
     } finally {
       a.fill(0)
       b.fill(0)
@@ -106,7 +107,7 @@ export function create(options: Options) {
     // The server's address must be the one this device committed to (notes §4.2).
     if (session.address.toLowerCase() !== record.address.toLowerCase() || session.user.id !== record.userId) {
       options.onTampered?.()
-      throw new Errors.DoorwayError(ui.email.tampered)
+      throw new Errors.DoorwayError(emailText.tampered)
     }
     const d = await Device.openShare(store, device!, record)
     const secret = await combine(d, Base64url.decode(session.deviceShare), record.address)
@@ -125,7 +126,7 @@ export function create(options: Options) {
 
   /** CONNECT_OTP: verifies the code, then creates the wallet, or recovers it with R1 + R2 and enrols this device. */
   async function connectOtp(code: string, signal?: AbortSignal): Promise<Account> {
-    if (!challenge) throw new Errors.DoorwayError(ui.email.expired)
+    if (!challenge) throw new Errors.DoorwayError(emailText.expired)
     const ephemeral = await Seal.generateKeyPair()
     type Verified = { user: { id: string; email: string }; wallet: null | { address: string; recovery1: string; recovery2: string } }
     let verified: Verified
@@ -200,7 +201,7 @@ export function create(options: Options) {
    */
   async function exportSecret(host: string, code?: string, signal?: AbortSignal): Promise<Uint8Array> {
     const record = await Device.wallet(store)
-    if (!record || (code !== undefined && !exportChallenge)) throw new Errors.DoorwayError(ui.email.expired)
+    if (!record || (code !== undefined && !exportChallenge)) throw new Errors.DoorwayError(emailText.expired)
     let released: { deviceShare: string }
     try {
       released = await call<{ deviceShare: string }>('/v1/export', code === undefined ? { host } : { challengeId: exportChallenge, code }, signal)
@@ -229,30 +230,30 @@ export type Wallet = ReturnType<typeof create>
 export function toDoorwayError(error: unknown): Errors.DoorwayError {
   if (error instanceof Errors.DoorwayError) return error
   if (error instanceof DOMException && error.name === 'AbortError') return Errors.aborted()
-  if (!(error instanceof Server.ServerError)) return new Errors.DoorwayError(ui.email.unavailable, { cause: error })
+  if (!(error instanceof Server.ServerError)) return new Errors.DoorwayError(emailText.unavailable, { cause: error })
   const n = error.retryAfter ?? 30
   switch (error.reason) {
     case 'throttled':
       return new Errors.DoorwayError(format(errors.emailLoginThrottled, { n }))
     case 'hourly':
-      return new Errors.DoorwayError(format(ui.email.hourly, { n }))
+      return new Errors.DoorwayError(format(emailText.hourly, { n }))
     case 'locked':
-      return new Errors.DoorwayError(ui.email.locked)
+      return new Errors.DoorwayError(emailText.locked)
     case 'wrong':
-      return new Errors.DoorwayError(error.attemptsLeft ? format(ui.email.wrong, { n: error.attemptsLeft }) : ui.email.wrongLast)
+      return new Errors.DoorwayError(error.attemptsLeft ? format(emailText.wrong, { n: error.attemptsLeft }) : emailText.wrongLast)
     case 'expired':
     case 'unknown':
-      return new Errors.DoorwayError(ui.email.expired)
+      return new Errors.DoorwayError(emailText.expired)
     case 'used':
-      return new Errors.DoorwayError(ui.email.used)
+      return new Errors.DoorwayError(emailText.used)
     case 'exhausted':
-      return new Errors.DoorwayError(ui.email.exhausted)
+      return new Errors.DoorwayError(emailText.exhausted)
     case 'otherDevice':
-      return new Errors.DoorwayError(ui.email.otherDevice)
+      return new Errors.DoorwayError(emailText.otherDevice)
     case 'mail':
-      return new Errors.DoorwayError(ui.email.mailFailed)
+      return new Errors.DoorwayError(emailText.mailFailed)
   }
-  if (error.status === 400 && /email/i.test(error.message)) return new Errors.DoorwayError(ui.email.invalid)
-  if (error.status === 400 && /code/i.test(error.message)) return new Errors.DoorwayError(ui.email.codeInvalid)
-  return new Errors.DoorwayError(error.status >= 500 ? ui.email.unavailable : error.message)
+  if (error.status === 400 && /email/i.test(error.message)) return new Errors.DoorwayError(emailText.invalid)
+  if (error.status === 400 && /code/i.test(error.message)) return new Errors.DoorwayError(emailText.codeInvalid)
+  return new Errors.DoorwayError(error.status >= 500 ? emailText.unavailable : error.message)
 }

@@ -1,5 +1,6 @@
 import * as Address from '@doorway/shared/Address'
 import { ui } from '@doorway/shared/Messages'
+import { namesText } from '@doorway/shared/messages/names'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { loadable } from 'jotai/utils'
@@ -131,7 +132,7 @@ function ChooseName() {
   if (identity.status !== 'ready' || identity.identity) return null
   return (
     <button type="button" className="list-button" onClick={() => push({ view: 'RegisterAccountName' })}>
-      {ui.names.choose}
+      {namesText.choose}
     </button>
   )
 }

@@ -1,5 +1,6 @@
 // A lazy chunk: loaded only when features.history is on (spec §1).
 import { format, ui } from '@doorway/shared/Messages'
+import { activityText } from '@doorway/shared/messages/activity'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useId, useMemo, useState } from 'react'
 import type { Transaction } from '../../api/client.js'
@@ -40,13 +41,13 @@ export default function Activity() {
         <Month key={group.key} group={group} explorerUrl={explorerUrl} />
       ))}
       {waiting && <span className="spinner" role="progressbar" aria-label={ui.modal.loading} />}
-      {history.empty && !shown && !history.loading && <p className="placeholder">{ui.activity.empty}</p>}
+      {history.empty && !shown && !history.loading && <p className="placeholder">{activityText.empty}</p>}
       {failed && !history.loading ? (
         <button type="button" className="secondary-button" onClick={() => (history.next && shown ? more() : void fetch('first'))}>
-          {ui.activity.retry}
+          {activityText.retry}
         </button>
       ) : (
-        history.next && <LoadMore label={ui.activity.loadMore} loading={history.loading} shown={shown} onMore={more} />
+        history.next && <LoadMore label={activityText.loadMore} loading={history.loading} shown={shown} onMore={more} />
       )}
     </div>
   )
@@ -103,7 +104,7 @@ function Entry({ transaction, explorerUrl }: { transaction: Transaction; explore
       href={href}
       target="_blank"
       rel="noopener noreferrer"
-      aria-label={format(ui.activity.explorer, { entry: Rows.summary(transaction) })}
+      aria-label={format(activityText.explorer, { entry: Rows.summary(transaction) })}
     >
       {content}
     </a>

@@ -1,6 +1,7 @@
 // A lazy chunk: loaded when the NFTs tab opens.
 import * as Format from '@doorway/shared/Format'
 import { format, ui } from '@doorway/shared/Messages'
+import { nftsText } from '@doorway/shared/messages/nfts'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
 import type { Nft } from '../../api/client.js'
@@ -28,18 +29,18 @@ export default function Nfts() {
         </ul>
       )}
       {(status === 'idle' || loading) && <span className="spinner" role="progressbar" aria-label={ui.modal.loading} />}
-      {status === 'ready' && !nfts.length && <p className="placeholder">{ui.nfts.empty}</p>}
+      {status === 'ready' && !nfts.length && <p className="placeholder">{nftsText.empty}</p>}
       {status === 'error' ? (
         <>
           <p className="placeholder" role="alert">
-            {ui.nfts.failed}
+            {nftsText.failed}
           </p>
           <button type="button" className="secondary-button" onClick={() => void fetch(nfts.length && next ? 'next' : 'first')}>
-            {ui.nfts.retry}
+            {nftsText.retry}
           </button>
         </>
       ) : (
-        next && <LoadMore label={ui.nfts.loadMore} loading={loading} shown={nfts.length} onMore={() => void fetch('next')} />
+        next && <LoadMore label={nftsText.loadMore} loading={loading} shown={nfts.length} onMore={() => void fetch('next')} />
       )}
     </div>
   )
@@ -54,8 +55,8 @@ function NftCard({ nft }: { nft: Nft }) {
       <span className="muted nft-collection">{nft.collection.name}</span>
       {nft.standard === 'erc1155' && count > 1n && (
         <span className="badge nft-count">
-          <span aria-hidden="true">{format(ui.nfts.count, { n: Format.formatNumber(nft.amount, 0) })}</span>
-          <span className="visually-hidden">{format(ui.nfts.owned, { n: Format.formatNumber(nft.amount, 0) })}</span>
+          <span aria-hidden="true">{format(nftsText.count, { n: Format.formatNumber(nft.amount, 0) })}</span>
+          <span className="visually-hidden">{format(nftsText.owned, { n: Format.formatNumber(nft.amount, 0) })}</span>
         </span>
       )}
     </>

@@ -2,7 +2,8 @@
 import * as Address from '@doorway/shared/Address'
 import * as Constants from '@doorway/shared/Constants'
 import * as Format from '@doorway/shared/Format'
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { activityText } from '@doorway/shared/messages/activity'
 import type { OperationType, Transaction, Transfer } from '../../api/client.js'
 
 type Sign = '+' | '-' | ''
@@ -21,7 +22,7 @@ export function signOf(operationType: OperationType, direction: Transfer['direct
 /** The transfers that carry a token or an NFT. */
 const tokenTransfers = (transaction: Transaction) => transaction.transfers.filter((t) => t.fungible_info || t.nft_info)
 
-export const title = (transaction: Transaction) => ui.activity.operations[transaction.metadata.operationType]
+export const title = (transaction: Transaction) => activityText.operations[transaction.metadata.operationType]
 
 /**
  * Failed and pending say so beside the title; confirmed is the usual case and says nothing. Not when the
@@ -29,7 +30,7 @@ export const title = (transaction: Transaction) => ui.activity.operations[transa
  */
 export function statusText(transaction: Transaction): string | undefined {
   const { status } = transaction.metadata
-  const text = ui.activity.status[status]
+  const text = activityText.status[status]
   return status === 'confirmed' || description(transaction) === text ? undefined : text
 }
 
@@ -40,7 +41,7 @@ export function amounts(transaction: Transaction): string[] {
     .map((t) => {
       const sign = signOf(transaction.metadata.operationType, t.direction)
       const quantity = t.fungible_info ? Format.formatQuantity(t.quantity.numeric) : Format.formatNumber(t.quantity.numeric, 0)
-      return `${sign}${quantity} ${t.fungible_info?.symbol ?? ui.activity.nft}`
+      return `${sign}${quantity} ${t.fungible_info?.symbol ?? activityText.nft}`
     })
 }
 
@@ -56,15 +57,15 @@ export function description(transaction: Transaction): string {
   const short = (address: string) => Address.truncate(address)
   if (!transfers.length)
     return operationType === 'send' || operationType === 'receive'
-      ? format(ui.activity.route, { from: short(sentFrom), to: short(sentTo) })
-      : ui.activity.status[status]
+      ? format(activityText.route, { from: short(sentFrom), to: short(sentTo) })
+      : activityText.status[status]
   const [first, second] = transfers
-  if (operationType === 'trade' && second) return format(ui.activity.route, { from: assetName(first!, 'symbol'), to: assetName(second, 'symbol') })
+  if (operationType === 'trade' && second) return format(activityText.route, { from: assetName(first!, 'symbol'), to: assetName(second, 'symbol') })
   // An NFT is known by its name better than by who sent it.
   if (first!.nft_info) return first!.nft_info.name
   // The transfer's own counterparty: an ERC-20 transaction is sent to the token contract.
-  if (operationType === 'send') return format(ui.activity.to, { address: short(first!.recipient ?? sentTo) })
-  if (operationType === 'receive') return format(ui.activity.from, { address: short(first!.sender ?? sentFrom) })
+  if (operationType === 'send') return format(activityText.to, { address: short(first!.recipient ?? sentTo) })
+  if (operationType === 'receive') return format(activityText.from, { address: short(first!.sender ?? sentFrom) })
   return assetName(first!, 'name')
 }
 

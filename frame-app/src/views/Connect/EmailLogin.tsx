@@ -1,6 +1,7 @@
 // A lazy chunk: loaded only when features.email is on (spec §1). The email step on Connect, and the
 // code step (EmailVerifyOtp) that follows it.
 import { format, ui } from '@doorway/shared/Messages'
+import { emailText } from '@doorway/shared/messages/email'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { type ClipboardEvent, type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
 import { loginAtom, otherEmailAtom, resendCodeAtom, submitCodeAtom, submitEmailAtom } from '../../state/embedded.js'
@@ -21,14 +22,14 @@ export default function EmailLogin() {
     <section aria-label={ui.connect.email}>
       <form className="stack" onSubmit={onSubmit} noValidate>
         <div className="field">
-          <label htmlFor={id}>{ui.email.label}</label>
+          <label htmlFor={id}>{emailText.label}</label>
           <input
             id={id}
             className="search"
             type="email"
             inputMode="email"
             autoComplete="email"
-            placeholder={ui.email.placeholder}
+            placeholder={emailText.placeholder}
             value={email}
             onChange={(event) => setEmail(event.target.value)}
             aria-invalid={!!login.error}
@@ -42,12 +43,12 @@ export default function EmailLogin() {
           )}
           {secure.state === 'error' && (
             <div className="error" role="alert">
-              {ui.email.unavailable}
+              {emailText.unavailable}
             </div>
           )}
         </div>
         <button type="submit" className="primary-button" disabled={sending || secure.state !== 'ready' || !email.trim()}>
-          {sending ? ui.email.sending : login.retry ? ui.email.retry : ui.email.submit}
+          {sending ? emailText.sending : login.retry ? emailText.retry : emailText.submit}
         </button>
       </form>
     </section>
@@ -113,11 +114,11 @@ export function EmailVerifyOtp() {
 
   return (
     <div className="stack otp">
-      <p>{format(ui.email.codeSent, { email: login.email })}</p>
-      <p className="muted">{ui.email.codeMailHint}</p>
+      <p>{format(emailText.codeSent, { email: login.email })}</p>
+      <p className="muted">{emailText.codeMailHint}</p>
       <div role="group" aria-labelledby={groupId} className="otp-digits">
         <span id={groupId} className="visually-hidden">
-          {ui.email.codeGroup}
+          {emailText.codeGroup}
         </span>
         {code.map((value, at) => (
           <input
@@ -129,7 +130,7 @@ export function EmailVerifyOtp() {
             inputMode="numeric"
             autoComplete={at === 0 ? 'one-time-code' : 'off'}
             maxLength={at === 0 ? digits : 1}
-            aria-label={format(ui.email.digit, { n: at + 1 })}
+            aria-label={format(emailText.digit, { n: at + 1 })}
             aria-invalid={!!login.error}
             value={value}
             disabled={verifying}
@@ -140,7 +141,7 @@ export function EmailVerifyOtp() {
         ))}
       </div>
       <p role="status" className="muted">
-        {verifying ? ui.email.verifying : login.busy === 'sending' ? ui.email.sending : (login.notice ?? '')}
+        {verifying ? emailText.verifying : login.busy === 'sending' ? emailText.sending : (login.notice ?? '')}
       </p>
       {login.error && (
         <p className="error" role="alert">
@@ -149,14 +150,14 @@ export function EmailVerifyOtp() {
       )}
       {login.retry && login.busy === null && sent.current && (
         <button type="button" className="primary-button" onClick={() => send(sent.current)}>
-          {ui.email.retry}
+          {emailText.retry}
         </button>
       )}
       <button type="button" className="list-button" disabled={wait > 0 || login.busy !== null} onClick={() => void resend()}>
-        {wait > 0 ? format(ui.email.resendIn, { n: wait }) : ui.email.resend}
+        {wait > 0 ? format(emailText.resendIn, { n: wait }) : emailText.resend}
       </button>
       <button type="button" className="list-button" onClick={otherEmail} disabled={verifying}>
-        {ui.email.otherEmail}
+        {emailText.otherEmail}
       </button>
     </div>
   )

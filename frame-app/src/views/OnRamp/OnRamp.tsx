@@ -5,6 +5,7 @@
  */
 import * as Format from '@doorway/shared/Format'
 import { format, ui } from '@doorway/shared/Messages'
+import { onrampText } from '@doorway/shared/messages/onramp'
 import { useAtomValue, useSetAtom, useStore } from 'jotai'
 import { useEffect, useId } from 'react'
 import type { PaymentMethod } from '../../api/client.js'
@@ -36,7 +37,7 @@ export function OnRamp() {
   const load = useSetAtom(loadOnrampOptionsAtom)
   useEffect(() => void load(), [load])
   if (!account) return <Placeholder>{ui.account.notConnected}</Placeholder>
-  if (options.status !== 'ready') return <span className="spinner" role="progressbar" aria-label={ui.onramp.loading} />
+  if (options.status !== 'ready') return <span className="spinner" role="progressbar" aria-label={onrampText.loading} />
   return <OnRampForm />
 }
 
@@ -58,13 +59,13 @@ function OnRampForm() {
   if (!check) return null
   const sample = check.fallback && (
     <div className="warning stack" role="note">
-      <p>{ui.onramp.sample}</p>
+      <p>{onrampText.sample}</p>
       <button type="button" className="secondary-button" onClick={() => void store.set(loadOnrampOptionsAtom, { retry: true })}>
-        {ui.onramp.retry}
+        {onrampText.retry}
       </button>
     </div>
   )
-  if (!check.asset) return <div className="stack">{sample}<Placeholder>{ui.onramp.nothing}</Placeholder></div>
+  if (!check.asset) return <div className="stack">{sample}<Placeholder>{onrampText.nothing}</Placeholder></div>
 
   const buy = async () => {
     if ((await store.set(buyAtom)) === 'refused') shake()
@@ -76,17 +77,17 @@ function OnRampForm() {
     <form className="stack onramp" onSubmit={(event) => (event.preventDefault(), void buy())} noValidate>
       {sample}
       <div className="field">
-        <label htmlFor={ids.asset}>{ui.onramp.asset}</label>
+        <label htmlFor={ids.asset}>{onrampText.asset}</label>
         <select id={ids.asset} className="search" value={check.asset.key} onChange={(e) => void store.set(setOnrampAssetAtom, e.target.value)}>
           {assets.map((a) => (
             <option key={a.key} value={a.key}>
-              {format(ui.onramp.assetOption, { symbol: a.currency.symbol, name: a.currency.name, network: a.networkName })}
+              {format(onrampText.assetOption, { symbol: a.currency.symbol, name: a.currency.name, network: a.networkName })}
             </option>
           ))}
         </select>
       </div>
       <div className="field">
-        <label htmlFor={ids.currency}>{ui.onramp.currency}</label>
+        <label htmlFor={ids.currency}>{onrampText.currency}</label>
         <select id={ids.currency} className="search" value={form.currency} onChange={(e) => void store.set(setOnrampCurrencyAtom, e.target.value)}>
           {check.currencies.map((c) => (
             <option key={c} value={c}>
@@ -96,7 +97,7 @@ function OnRampForm() {
         </select>
       </div>
       <div className="field">
-        <label htmlFor={ids.amount}>{format(ui.onramp.amount, { currency: form.currency })}</label>
+        <label htmlFor={ids.amount}>{format(onrampText.amount, { currency: form.currency })}</label>
         <input
           id={ids.amount}
           className="search"
@@ -108,7 +109,7 @@ function OnRampForm() {
           aria-invalid={!!amountError}
           aria-describedby={described}
         />
-        <div className="onramp-presets" role="group" aria-label={ui.onramp.presets}>
+        <div className="onramp-presets" role="group" aria-label={onrampText.presets}>
           {Rules.presets.map((p) => (
             <button key={p} type="button" className="secondary-button" aria-pressed={Rules.cents(form.amount) === Rules.cents(p)} onClick={() => void store.set(setOnrampAmountAtom, p)}>
               {Rules.money(p, form.currency)}
@@ -134,7 +135,7 @@ function OnRampForm() {
       )}
       {canBuy.offered && (
         <button type="submit" className="primary-button" disabled={!canBuy.ready || buyState.busy} aria-busy={buyState.busy}>
-          {buyState.busy ? <span className="spinner" role="progressbar" aria-label={ui.onramp.opening} /> : ui.onramp.buy}
+          {buyState.busy ? <span className="spinner" role="progressbar" aria-label={onrampText.opening} /> : onrampText.buy}
         </button>
       )}
     </form>
@@ -149,14 +150,14 @@ function Methods({ methods, method, currency }: { methods: readonly PaymentMetho
   if (state.status !== 'ready') return null
   return (
     <fieldset className="onramp-methods">
-      <legend>{ui.onramp.method}</legend>
+      <legend>{onrampText.method}</legend>
       {methods.map((m) => {
         const limits = Rules.limitsOf(state.options, currency, m)
         const id = `${name}-${m}`
         return (
           <div key={m} className="onramp-method">
             <input id={id} type="radio" name={name} value={m} checked={m === method} onChange={() => void store.set(setOnrampMethodAtom, m)} aria-describedby={`${id}-limits`} />
-            <label htmlFor={id}>{ui.onramp.methods[Rules.methodKey(m)]}</label>
+            <label htmlFor={id}>{onrampText.methods[Rules.methodKey(m)]}</label>
             <span id={`${id}-limits`} className="muted">
               {limits ? `${Rules.money(limits.min, currency)} – ${Rules.money(limits.max, currency)}` : ''}
             </span>
@@ -173,13 +174,13 @@ function Quote() {
   const { estimate } = useAtomValue(canBuyAtom)
   const lines = quote?.status === 'ready' ? Rules.quoteLines(quote.quote) : undefined
   // A live quote is read out here; an estimate is read out by its own note (one text, one place).
-  const announced = lines && !estimate ? format(ui.onramp.quoteFor, { get: lines.get, pay: lines.pay }) : quote?.status === 'loading' ? ui.onramp.quoting : ''
+  const announced = lines && !estimate ? format(onrampText.quoteFor, { get: lines.get, pay: lines.pay }) : quote?.status === 'loading' ? onrampText.quoting : ''
   return (
-    <section className="onramp-quote stack" aria-label={ui.onramp.quote}>
+    <section className="onramp-quote stack" aria-label={onrampText.quote}>
       <p className="visually-hidden" role="status" aria-live="polite">
         {announced}
       </p>
-      {quote?.status === 'loading' && <span className="spinner" role="progressbar" aria-label={ui.onramp.quoting} />}
+      {quote?.status === 'loading' && <span className="spinner" role="progressbar" aria-label={onrampText.quoting} />}
       {quote?.status === 'error' && (
         <p className="error" role="alert">
           {quote.message}
@@ -187,17 +188,17 @@ function Quote() {
       )}
       {lines && (
         <dl className="details">
-          <dt>{ui.onramp.pay}</dt>
+          <dt>{onrampText.pay}</dt>
           <dd>{lines.pay}</dd>
-          <dt>{ui.onramp.fees}</dt>
+          <dt>{onrampText.fees}</dt>
           <dd>{lines.fees}</dd>
-          <dt>{ui.onramp.get}</dt>
+          <dt>{onrampText.get}</dt>
           <dd>{lines.get}</dd>
         </dl>
       )}
       {estimate && (
         <p className="warning" role="status">
-          {ui.onramp.estimate}
+          {onrampText.estimate}
         </p>
       )}
     </section>

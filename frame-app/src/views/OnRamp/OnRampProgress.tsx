@@ -5,7 +5,9 @@
  * and the transaction, or to the provider's reason for a failure and Try again.
  */
 import * as Format from '@doorway/shared/Format'
-import { core, format, ui } from '@doorway/shared/Messages'
+import { core, format } from '@doorway/shared/Messages'
+import { sendText } from '@doorway/shared/messages/send'
+import { onrampText } from '@doorway/shared/messages/onramp'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect } from 'react'
 import { Icon } from '../../components/Icon.js'
@@ -28,8 +30,8 @@ export function OnRampProgress({ route }: { route: RouteOf<'OnRampProgress'> }) 
 
   const { status } = order
   const open = status === 'waiting' || status === 'sending'
-  const title = open ? ui.onramp.progress : status === 'success' ? ui.onramp.complete : ui.onramp.failed
-  const line = status === 'waiting' ? ui.onramp.waiting : status === 'sending' ? format(ui.onramp.sending, { symbol: order.asset.symbol }) : undefined
+  const title = open ? onrampText.progress : status === 'success' ? onrampText.complete : onrampText.failed
+  const line = status === 'waiting' ? onrampText.waiting : status === 'sending' ? format(onrampText.sending, { symbol: order.asset.symbol }) : undefined
   return (
     <div className="stack center">
       <div className="result-status" role="status" data-status={status === 'success' ? 'confirmed' : status === 'failed' ? 'failed' : 'pending'}>
@@ -37,22 +39,22 @@ export function OnRampProgress({ route }: { route: RouteOf<'OnRampProgress'> }) 
         <h2>{title}</h2>
         {line && <p className="muted">{line}</p>}
       </div>
-      {open && <p className="muted">{ui.onramp.progressHint}</p>}
-      <section className="stack" aria-label={ui.onramp.order}>
+      {open && <p className="muted">{onrampText.progressHint}</p>}
+      <section className="stack" aria-label={onrampText.order}>
         <dl className="details">
-          <dt>{ui.onramp.pay}</dt>
+          <dt>{onrampText.pay}</dt>
           <dd>{Rules.money(order.amount, order.currency)}</dd>
-          <dt>{ui.onramp.method}</dt>
-          <dd>{ui.onramp.methods[Rules.methodKey(order.method)]}</dd>
-          <dt>{ui.onramp.network}</dt>
+          <dt>{onrampText.method}</dt>
+          <dd>{onrampText.methods[Rules.methodKey(order.method)]}</dd>
+          <dt>{onrampText.network}</dt>
           <dd>{order.asset.networkName}</dd>
-          <dt>{status === 'success' ? ui.onramp.received : ui.onramp.get}</dt>
+          <dt>{status === 'success' ? onrampText.received : onrampText.get}</dt>
           <dd>{status === 'success' && order.received ? order.received : `${Format.formatQuantity(order.expected)} ${order.asset.symbol}`}</dd>
         </dl>
       </section>
       {status === 'failed' && (
         <p className="error" role="alert">
-          {order.failureReason ?? ui.onramp.noReason}
+          {order.failureReason ?? onrampText.noReason}
         </p>
       )}
       {status === 'success' && order.hash && (
@@ -62,17 +64,17 @@ export function OnRampProgress({ route }: { route: RouteOf<'OnRampProgress'> }) 
       )}
       {open && (
         <a className="primary-button" href={order.url} target="_blank" rel="noopener noreferrer">
-          {ui.onramp.continue}
+          {onrampText.continue}
         </a>
       )}
       {status === 'failed' && (
         <button type="button" className="primary-button" onClick={() => void retry(order.id)}>
-          {ui.onramp.tryAgain}
+          {onrampText.tryAgain}
         </button>
       )}
       {status === 'success' && (
         <button type="button" className="primary-button" onClick={done}>
-          {ui.send.done}
+          {sendText.done}
         </button>
       )}
     </div>

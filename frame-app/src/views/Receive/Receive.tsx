@@ -5,6 +5,7 @@
  */
 import * as Caip from '@doorway/shared/Caip'
 import { ui } from '@doorway/shared/Messages'
+import { receiveText } from '@doorway/shared/messages/receive'
 import { useAtomValue } from 'jotai'
 import { Placeholder } from '../../components/Placeholder.js'
 import { QrCode } from '../../components/QrCode.js'
@@ -22,14 +23,14 @@ export default function Receive() {
 
   return (
     <div className="stack">
-      <QrCode value={account.address} label={ui.receive.qr} logo={account.connector.imageUrl} />
-      <p className="address center" aria-label={ui.receive.address}>
+      <QrCode value={account.address} label={receiveText.qr} logo={account.connector.imageUrl} />
+      <p className="address center" aria-label={receiveText.address}>
         {account.address}
       </p>
       <button type="button" className="secondary-button" onClick={() => copy(account.address, { copied: ui.account.copied, failed: ui.account.copyFailed })}>
-        {ui.receive.copy}
+        {receiveText.copy}
       </button>
-      <section className="stack" aria-label={ui.receive.networks}>
+      <section className="stack" aria-label={receiveText.networks}>
         <ul className="chips">
           {networks.map((n) => (
             <li key={n.caipNetworkId} className="badge">
@@ -38,7 +39,7 @@ export default function Receive() {
           ))}
         </ul>
         <p className="warning" role="note">
-          {ui.receive.warning}
+          {receiveText.warning}
         </p>
       </section>
     </div>

@@ -6,6 +6,7 @@
  */
 import * as Name from '@doorway/shared/Name'
 import { format, ui } from '@doorway/shared/Messages'
+import { namesText } from '@doorway/shared/messages/names'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { type FormEvent, useEffect, useId, useRef } from 'react'
 import { Icon } from '../../components/Icon.js'
@@ -39,7 +40,7 @@ export function RegisterAccountName() {
   if (!account) return <Placeholder>{ui.account.notConnected}</Placeholder>
 
   const busy = registration.status === 'signing' || registration.status === 'posting'
-  const ruleError = check.status === 'invalid' ? ui.names.rules[check.rule] : undefined
+  const ruleError = check.status === 'invalid' ? namesText.rules[check.rule] : undefined
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     if (busy) return
@@ -59,7 +60,7 @@ export function RegisterAccountName() {
   return (
     <form className="stack" onSubmit={(event) => void submit(event)} noValidate aria-busy={busy}>
       <div className="field">
-        <label htmlFor={id}>{ui.names.label}</label>
+        <label htmlFor={id}>{namesText.label}</label>
         <div className="field-row">
           <input
             ref={input}
@@ -77,7 +78,7 @@ export function RegisterAccountName() {
           <span id={`${id}-zone`} className="name-zone">{`.${Name.defaultZone}`}</span>
         </div>
         <div id={`${id}-hint`} className="muted">
-          {ui.names.hint}
+          {namesText.hint}
         </div>
         {ruleError && (
           <p id={`${id}-error`} className="error" role="alert">
@@ -87,19 +88,19 @@ export function RegisterAccountName() {
       </div>
       <Lookup availability={availability} onChoose={pick} disabled={busy} />
       <button type="submit" className="primary-button" aria-disabled={busy}>
-        {ui.names.register}
+        {namesText.register}
       </button>
       {registration.status === 'signing' && (
         <div className="stack center" role="status">
           <span className="spinner" aria-hidden="true" />
-          <strong>{format(ui.names.confirmIn, { wallet: account.connector.name })}</strong>
-          <p className="muted">{ui.names.confirmHint}</p>
+          <strong>{format(namesText.confirmIn, { wallet: account.connector.name })}</strong>
+          <p className="muted">{namesText.confirmHint}</p>
         </div>
       )}
       {registration.status === 'posting' && (
         <div className="stack center" role="status">
           <span className="spinner" aria-hidden="true" />
-          <strong>{format(ui.names.registering, { name: registration.name })}</strong>
+          <strong>{format(namesText.registering, { name: registration.name })}</strong>
         </div>
       )}
       {registration.status === 'failed' && (
@@ -125,12 +126,12 @@ function Lookup({ availability, onChoose, disabled }: { availability: Availabili
     <>
       <p className="name-availability" role="status" data-status={availability.status}>
         {availability.status === 'checking' ? <span className="spinner" aria-hidden="true" /> : <Icon name={availability.status === 'available' ? 'check' : 'alert'} />}
-        {format(ui.names[availability.status], { name: availability.name })}
+        {format(namesText[availability.status], { name: availability.name })}
       </p>
       {availability.status === 'taken' && availability.suggestions.length > 0 && (
         <>
           <h3 id={`${id}-suggestions`} className="list-title">
-            {ui.names.suggestions}
+            {namesText.suggestions}
           </h3>
           <ul className="chips" aria-labelledby={`${id}-suggestions`}>
             {availability.suggestions.map((name) => (

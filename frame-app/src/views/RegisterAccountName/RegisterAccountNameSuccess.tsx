@@ -1,5 +1,6 @@
 /** A name registered (spec §2 RegisterAccountNameSuccess): which one, and the way back to the account. */
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { namesText } from '@doorway/shared/messages/names'
 import { useSetAtom } from 'jotai'
 import { Icon } from '../../components/Icon.js'
 import { resetAtom } from '../../state/router.js'
@@ -11,11 +12,11 @@ export function RegisterAccountNameSuccess({ route }: { route: RouteOf<'Register
     <div className="stack center">
       <div className="result-status" role="status" data-status="confirmed">
         <Icon name="check" />
-        <h2>{format(ui.names.registered, { name: route.name })}</h2>
+        <h2>{format(namesText.registered, { name: route.name })}</h2>
       </div>
-      <p className="muted">{ui.names.registeredHint}</p>
+      <p className="muted">{namesText.registeredHint}</p>
       <button type="button" className="primary-button" onClick={() => reset({ view: 'Account' })}>
-        {ui.names.backToAccount}
+        {namesText.backToAccount}
       </button>
     </div>
   )

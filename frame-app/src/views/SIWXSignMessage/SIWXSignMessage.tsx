@@ -4,7 +4,8 @@
  * signature is said and asked again.
  */
 import * as Address from '@doorway/shared/Address'
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { siwxText } from '@doorway/shared/messages/siwx'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { WalletIcon } from '../../components/WalletIcon.js'
 import { hostOriginAtom } from '../../state/config.js'
@@ -23,18 +24,18 @@ export default function SIWXSignMessage() {
   return (
     <div className="stack center">
       <WalletIcon src={account?.connector.imageUrl} size={72} />
-      <h2>{format(ui.siwx.ask, { origin })}</h2>
-      <p className="muted">{ui.siwx.hint}</p>
+      <h2>{format(siwxText.ask, { origin })}</h2>
+      <p className="muted">{siwxText.hint}</p>
       {account && (
         <p>
-          {ui.siwx.account} <span title={account.address}>{Address.truncate(account.address)}</span>
+          {siwxText.account} <span title={account.address}>{Address.truncate(account.address)}</span>
         </p>
       )}
-      {required && <p className="muted">{ui.siwx.required}</p>}
+      {required && <p className="muted">{siwxText.required}</p>}
       {busy && (
         <div role="status">
           <span className="spinner" aria-hidden="true" />
-          <p>{signIn.step === 'checking' ? ui.siwx.checking : ui.siwx.waiting}</p>
+          <p>{signIn.step === 'checking' ? siwxText.checking : siwxText.waiting}</p>
         </div>
       )}
       {signIn.step === 'ready' && signIn.error && (
@@ -43,10 +44,10 @@ export default function SIWXSignMessage() {
         </p>
       )}
       <button type="button" className="primary-button" disabled={signIn.step !== 'ready'} onClick={() => void sign()}>
-        {ui.siwx.sign}
+        {siwxText.sign}
       </button>
       <button type="button" className="secondary-button" disabled={signIn.step === 'idle'} onClick={() => void cancel()}>
-        {required ? ui.siwx.disconnect : ui.siwx.cancel}
+        {required ? siwxText.disconnect : siwxText.cancel}
       </button>
     </div>
   )

@@ -5,6 +5,7 @@
  */
 import * as Format from '@doorway/shared/Format'
 import { format, ui } from '@doorway/shared/Messages'
+import { sendText } from '@doorway/shared/messages/send'
 import { useAtomValue, useSetAtom, useStore } from 'jotai'
 import { useEffect } from 'react'
 import type { Balance } from '../../api/client.js'
@@ -34,7 +35,7 @@ export function Send({ route }: { route: RouteOf<'Send'> }) {
 
   if (!account) return <Placeholder>{ui.account.notConnected}</Placeholder>
   if (prefill.state === 'working')
-    return <span className="spinner" role="progressbar" aria-label={prefill.switching ?? ui.send.preparing} />
+    return <span className="spinner" role="progressbar" aria-label={prefill.switching ?? sendText.preparing} />
   if (tokens.status === 'error') return <BalancesUnavailable />
   if (tokens.status !== 'ready') return <span className="spinner" role="progressbar" aria-label={ui.modal.loading} />
   const pick = (token: Balance) => {
@@ -49,9 +50,9 @@ export function Send({ route }: { route: RouteOf<'Send'> }) {
         </p>
       )}
       {tokenBalances.length === 0 ? (
-        <p className="placeholder">{ui.send.noTokens}</p>
+        <p className="placeholder">{sendText.noTokens}</p>
       ) : (
-        <ul className="list" aria-label={ui.send.tokens}>
+        <ul className="list" aria-label={sendText.tokens}>
           {tokenBalances.map((token) => (
             <li key={token.address ?? token.symbol}>
               <button type="button" className="list-button token-button" onClick={() => pick(token)}>
@@ -81,7 +82,7 @@ function useSendPrefill(prefill: Prefill | undefined): PrefillState {
         prefill.asset === 'native' ? Rules.isNative(t) : !Rules.isNative(t) && Rules.contractOf(t).toLowerCase() === prefill.asset.toLowerCase(),
       )
       const where = config?.networks.find((n) => n.caipNetworkId === account.chainId)?.name ?? account.chainId
-      if (!token) return { state: 'failed', message: format(ui.send.assetNotHeld, { token: prefill.asset === 'native' ? where : prefill.asset, network: where }) }
+      if (!token) return { state: 'failed', message: format(sendText.assetNotHeld, { token: prefill.asset === 'native' ? where : prefill.asset, network: where }) }
       store.set(chooseTokenAtom, token)
       store.set(draftAtom, { amount: prefill.amount ?? '', receiver: prefill.to ?? '' })
       const amount = prefill.amount === undefined ? undefined : Rules.checkAmount(prefill.amount, token)

@@ -1,6 +1,7 @@
 /** The Send flow's amount step: the token's balance, Max, and the value in US dollars (spec §9 decimals). */
 import * as Format from '@doorway/shared/Format'
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { sendText } from '@doorway/shared/messages/send'
 import { useAtom, useAtomValue, useSetAtom } from 'jotai'
 import { useState } from 'react'
 import { TokenRow } from '../../components/TokenRow.js'
@@ -25,7 +26,7 @@ export function SendAmount() {
 
   const checked = Rules.checkAmount(draft.amount, token)
   const usd = 'error' in checked ? undefined : Number(checked.amount) * token.price
-  const messageOf = (key: Rules.AmountError) => format(ui.send.errors[key], { symbol: token.symbol, decimals: token.quantity.decimals })
+  const messageOf = (key: Rules.AmountError) => format(sendText.errors[key], { symbol: token.symbol, decimals: token.quantity.decimals })
   const type = (amount: string) => {
     setDraft((d) => ({ ...d, amount }))
     setError(undefined)
@@ -51,25 +52,25 @@ export function SendAmount() {
         <TokenRow token={token} />
       </div>
       <Field
-        label={`${ui.send.amount} (${token.symbol})`}
+        label={`${sendText.amount} (${token.symbol})`}
         value={draft.amount}
         onChange={type}
         inputMode="decimal"
         error={error}
         hint={
           <>
-            <span aria-label={ui.send.inUsd}>{usd === undefined ? Format.formatMoney(0) : Format.formatMoney(usd)}</span>
+            <span aria-label={sendText.inUsd}>{usd === undefined ? Format.formatMoney(0) : Format.formatMoney(usd)}</span>
             {' · '}
-            {format(ui.send.balance, { amount: `${Format.formatQuantity(token.quantity.numeric)} ${token.symbol}` })}
+            {format(sendText.balance, { amount: `${Format.formatQuantity(token.quantity.numeric)} ${token.symbol}` })}
           </>
         }
       >
-        <button type="button" className="secondary-button" onClick={fillMax} disabled={maxing} title={Rules.isNative(token) ? ui.send.maxHint : undefined}>
-          {maxing ? <span className="spinner" role="progressbar" aria-label={ui.send.estimating} /> : ui.send.max}
+        <button type="button" className="secondary-button" onClick={fillMax} disabled={maxing} title={Rules.isNative(token) ? sendText.maxHint : undefined}>
+          {maxing ? <span className="spinner" role="progressbar" aria-label={sendText.estimating} /> : sendText.max}
         </button>
       </Field>
       <button type="submit" className="primary-button">
-        {ui.send.continue}
+        {sendText.continue}
       </button>
       <InvalidSend shown={!!error} />
     </form>

@@ -1,5 +1,6 @@
 /** The Send flow while the wallet asks the person: nothing is sent until they approve there. */
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { sendText } from '@doorway/shared/messages/send'
 import { useAtomValue } from 'jotai'
 import { WalletIcon } from '../../components/WalletIcon.js'
 import { accountAtom } from '../../state/connection.js'
@@ -10,8 +11,8 @@ export function SendConfirm() {
   return (
     <div className="stack center" role="status">
       <WalletIcon src={account.connector.imageUrl} size={72} />
-      <h2>{format(ui.send.confirmIn, { wallet: account.connector.name })}</h2>
-      <p className="muted">{ui.send.confirmHint}</p>
+      <h2>{format(sendText.confirmIn, { wallet: account.connector.name })}</h2>
+      <p className="muted">{sendText.confirmHint}</p>
       <span className="spinner" aria-hidden="true" />
     </div>
   )

@@ -4,7 +4,8 @@
  * a clear message. Send asks the wallet once: the button is off while a request is out.
  */
 import * as Format from '@doorway/shared/Format'
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { sendText } from '@doorway/shared/messages/send'
 import { useAtomValue, useSetAtom, useStore } from 'jotai'
 import { useEffect, useState } from 'react'
 import { accountAtom } from '../../state/connection.js'
@@ -59,15 +60,15 @@ export function SendPreview() {
         <span className="muted">{Format.formatMoney(Number(amount) * token.price)}</span>
       </div>
       <dl className="details">
-        <dt>{ui.send.to}</dt>
+        <dt>{sendText.to}</dt>
         <dd className="wide">
           <ReceiverCard receiver={{ address: receiverAddress, name: send.receiverProfileName, imageUrl: send.receiverProfileImageUrl }} />
         </dd>
-        <dt>{ui.send.network}</dt>
+        <dt>{sendText.network}</dt>
         <dd>{network?.name}</dd>
-        <dt>{ui.send.fee}</dt>
+        <dt>{sendText.fee}</dt>
         <dd aria-busy={estimate.status === 'loading'}>
-          {estimate.status === 'loading' && <span className="spinner" role="progressbar" aria-label={ui.send.estimating} />}
+          {estimate.status === 'loading' && <span className="spinner" role="progressbar" aria-label={sendText.estimating} />}
           {fee !== undefined && (
             <>
               {`${atLeast(fee, Number(native?.quantity.decimals ?? 18))} ${symbol}`}
@@ -78,20 +79,20 @@ export function SendPreview() {
       </dl>
       {warnings.map((warning) => (
         <p key={warning} className="warning" role="note">
-          {ui.send[warning]}
+          {sendText[warning]}
         </p>
       ))}
       {estimate.status === 'error' && (
         <div className="stack" role="alert">
           <p className="error">{estimate.message}</p>
           <button type="button" className="secondary-button" onClick={() => void estimateFee()}>
-            {ui.send.tryAgain}
+            {sendText.tryAgain}
           </button>
         </div>
       )}
       {insufficient && (
         <p className="error" role="alert">
-          {format(ui.send[insufficient], { symbol })}
+          {format(sendText[insufficient], { symbol })}
         </p>
       )}
       {(sendError ?? thrown) && (
@@ -100,7 +101,7 @@ export function SendPreview() {
         </p>
       )}
       <button type="button" className="primary-button" disabled={!ready} onClick={() => void submit()}>
-        {ui.send.send}
+        {sendText.send}
       </button>
     </div>
   )

@@ -3,7 +3,8 @@
  * resolved through the api (spec §7 /v1/profile/account/{name}), shown with its address and avatar
  * before anything is sent. Sending to yourself or to a token contract warns.
  */
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { sendText } from '@doorway/shared/messages/send'
 import { useAtom, useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
 import { accountAtom } from '../../state/connection.js'
@@ -44,26 +45,26 @@ export function SendReceiver() {
   const next = () => {
     if (!target) {
       setError(
-        receiver.kind === 'invalid' ? ui.send.errors[receiver.error] : lookup.state === 'failed' ? lookup.message : ui.send.errors.receiverInvalid,
+        receiver.kind === 'invalid' ? sendText.errors[receiver.error] : lookup.state === 'failed' ? lookup.message : sendText.errors.receiverInvalid,
       )
       return shake()
     }
     setReceiver(target)
     push({ view: 'SendPreview' })
   }
-  const shownError = error ?? (receiver.kind === 'invalid' && receiver.error === 'receiverChecksum' ? ui.send.errors.receiverChecksum : undefined) ?? (lookup.state === 'failed' ? lookup.message : undefined)
+  const shownError = error ?? (receiver.kind === 'invalid' && receiver.error === 'receiverChecksum' ? sendText.errors.receiverChecksum : undefined) ?? (lookup.state === 'failed' ? lookup.message : undefined)
   return (
     <form className="stack" onSubmit={(event) => (event.preventDefault(), next())} noValidate>
-      <Field label={ui.send.receiver} value={draft.receiver} onChange={type} error={shownError} hint={ui.send.receiverHint} />
-      {lookup.state === 'resolving' && <span className="spinner" role="progressbar" aria-label={format(ui.send.resolving, { name: lookup.name })} />}
+      <Field label={sendText.receiver} value={draft.receiver} onChange={type} error={shownError} hint={sendText.receiverHint} />
+      {lookup.state === 'resolving' && <span className="spinner" role="progressbar" aria-label={format(sendText.resolving, { name: lookup.name })} />}
       {target && <ReceiverCard receiver={target} />}
       {warnings.map((warning) => (
         <p key={warning} className="warning" role="note">
-          {ui.send[warning]}
+          {sendText[warning]}
         </p>
       ))}
       <button type="submit" className="primary-button">
-        {ui.send.continue}
+        {sendText.continue}
       </button>
       <InvalidSend shown={!!error} />
     </form>
@@ -78,7 +79,7 @@ export function ReceiverCard({ receiver }: { receiver: Resolved }) {
   const known = useIdentity(receiver.name ? undefined : receiver.address)
   const { name, imageUrl } = receiver.name ? receiver : { name: known?.name, imageUrl: known?.imageUrl }
   return (
-    <div className="receiver" aria-label={ui.send.to} role="group">
+    <div className="receiver" aria-label={sendText.to} role="group">
       {imageUrl ? <img src={imageUrl} alt="" width={40} height={40} /> : <span className="receiver-avatar" aria-hidden="true" />}
       <span className="receiver-text">
         {name && <strong>{name}</strong>}

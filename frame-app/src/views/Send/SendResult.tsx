@@ -2,7 +2,7 @@
  * A submitted transaction: its hash, a link to the network's explorer when the dapp configured one,
  * and pending → confirmed (or failed) as its receipt tells (state/send.ts trackTransactionAtom).
  */
-import { ui } from '@doorway/shared/Messages'
+import { sendText } from '@doorway/shared/messages/send'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { Icon } from '../../components/Icon.js'
 import { TransactionHash } from '../../components/TransactionHash.js'
@@ -19,11 +19,11 @@ export function SendResult({ route }: { route: RouteOf<'SendResult'> }) {
     <div className="stack center">
       <div className="result-status" role="status" data-status={status}>
         {status === 'pending' ? <span className="spinner" aria-hidden="true" /> : <Icon name={status === 'confirmed' ? 'check' : 'alert'} />}
-        <h2>{ui.send[status]}</h2>
+        <h2>{sendText[status]}</h2>
       </div>
       <TransactionHash hash={route.hash} explorerUrl={network?.explorerUrl} />
       <button type="button" className="primary-button" onClick={done}>
-        {ui.send.done}
+        {sendText.done}
       </button>
     </div>
   )

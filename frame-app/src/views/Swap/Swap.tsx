@@ -5,6 +5,8 @@
  */
 import * as Format from '@doorway/shared/Format'
 import { errors, format, ui } from '@doorway/shared/Messages'
+import { sendText } from '@doorway/shared/messages/send'
+import { swapText } from '@doorway/shared/messages/swap'
 import { useAtomValue, useSetAtom, useStore } from 'jotai'
 import { useEffect, useId, useState } from 'react'
 import type { SwapToken } from '../../api/client.js'
@@ -60,13 +62,13 @@ export function Swap({ route }: { route: RouteOf<'Swap'> }) {
       <div className="stack" role="alert">
         <p className="error">{swapTokens.message}</p>
         <button type="button" className="secondary-button" onClick={() => void loadSwapTokens()}>
-          {ui.swap.retry}
+          {swapText.retry}
         </button>
       </div>
     )
   if (swapTokens.status !== 'ready' || prefill.state === 'working')
-    return <span className="spinner" role="progressbar" aria-label={prefill.state === 'working' ? (prefill.switching ?? ui.swap.preparing) : ui.swap.loadingTokens} />
-  if (swapTokens.tokens.length === 0) return <Placeholder>{format(ui.swap.noTokens, { network: network?.name ?? account.chainId })}</Placeholder>
+    return <span className="spinner" role="progressbar" aria-label={prefill.state === 'working' ? (prefill.switching ?? swapText.preparing) : swapText.loadingTokens} />
+  if (swapTokens.tokens.length === 0) return <Placeholder>{format(swapText.noTokens, { network: network?.name ?? account.chainId })}</Placeholder>
   return <SwapForm prefillError={prefill.state === 'failed' ? prefill.message : undefined} />
 }
 
@@ -116,7 +118,7 @@ function SwapForm({ prefillError }: { prefillError: string | undefined }) {
     if (!check.ready) return shake()
     push({ view: 'SwapPreview' })
   }
-  const shownError = maxError ?? check.error ?? (tried && !check.ready && !check.loading ? (!from || !to ? ui.swap.errors.chooseTokens : ui.swap.errors.amountRequired) : undefined)
+  const shownError = maxError ?? check.error ?? (tried && !check.ready && !check.loading ? (!from || !to ? swapText.errors.chooseTokens : swapText.errors.amountRequired) : undefined)
   const amountError = parsed && 'error' in parsed && form.amount.trim() ? check.error : undefined
   return (
     <form className="stack swap" onSubmit={(event) => (event.preventDefault(), review())} noValidate>
@@ -130,54 +132,54 @@ function SwapForm({ prefillError }: { prefillError: string | undefined }) {
           {notice}
         </p>
       )}
-      <section className="swap-side" aria-label={ui.swap.pay}>
+      <section className="swap-side" aria-label={swapText.pay}>
         <div className="swap-side-head">
-          <h2 className="swap-side-title">{ui.swap.pay}</h2>
+          <h2 className="swap-side-title">{swapText.pay}</h2>
           <TokenChip side="from" token={from} />
         </div>
         <Field
-          label={from ? `${ui.swap.payAmount} (${from.symbol})` : ui.swap.payAmount}
+          label={from ? `${swapText.payAmount} (${from.symbol})` : swapText.payAmount}
           value={form.amount}
           onChange={type}
           inputMode="decimal"
           error={amountError}
           hint={
             <>
-              <span aria-label={ui.swap.inUsd}>{payUsd === undefined ? Format.invalid : Format.formatMoney(payUsd)}</span>
+              <span aria-label={swapText.inUsd}>{payUsd === undefined ? Format.invalid : Format.formatMoney(payUsd)}</span>
               {from && (
                 <>
                   {' · '}
-                  {format(ui.swap.balance, { amount: `${Format.formatQuantity(fromBalance?.quantity.numeric ?? '0')} ${from.symbol}` })}
+                  {format(swapText.balance, { amount: `${Format.formatQuantity(fromBalance?.quantity.numeric ?? '0')} ${from.symbol}` })}
                 </>
               )}
             </>
           }
         >
-          <button type="button" className="secondary-button" onClick={fillMax} disabled={maxing || !fromBalance} title={from && Rules.isNative(from) ? ui.swap.maxHint : undefined}>
-            {maxing ? <span className="spinner" role="progressbar" aria-label={ui.send.estimating} /> : ui.swap.max}
+          <button type="button" className="secondary-button" onClick={fillMax} disabled={maxing || !fromBalance} title={from && Rules.isNative(from) ? swapText.maxHint : undefined}>
+            {maxing ? <span className="spinner" role="progressbar" aria-label={sendText.estimating} /> : swapText.max}
           </button>
         </Field>
       </section>
-      <button type="button" className="swap-flip" aria-label={ui.swap.flip} onClick={() => void store.set(flipAtom)} disabled={!from && !to}>
+      <button type="button" className="swap-flip" aria-label={swapText.flip} onClick={() => void store.set(flipAtom)} disabled={!from && !to}>
         <span aria-hidden="true">⇅</span>
       </button>
-      <section className="swap-side" aria-label={ui.swap.receive}>
+      <section className="swap-side" aria-label={swapText.receive}>
         <div className="swap-side-head">
-          <h2 className="swap-side-title">{ui.swap.receive}</h2>
+          <h2 className="swap-side-title">{swapText.receive}</h2>
           <TokenChip side="to" token={to} />
         </div>
         <div className="field">
-          <label htmlFor={outputId}>{to ? `${ui.swap.receiveAmount} (${to.symbol})` : ui.swap.receiveAmount}</label>
+          <label htmlFor={outputId}>{to ? `${swapText.receiveAmount} (${to.symbol})` : swapText.receiveAmount}</label>
           <input id={outputId} className="search" value={receiveText} readOnly aria-describedby={`${outputId}-hint`} aria-busy={quote.status === 'loading'} />
           <div id={`${outputId}-hint`} className="muted">
-            <span aria-label={ui.swap.inUsd}>{receiveUsd === undefined ? Format.invalid : Format.formatMoney(receiveUsd)}</span>
+            <span aria-label={swapText.inUsd}>{receiveUsd === undefined ? Format.invalid : Format.formatMoney(receiveUsd)}</span>
             {' · '}
-            {ui.swap.receiveHint}
+            {swapText.receiveHint}
           </div>
         </div>
       </section>
       <QuoteAnnouncement from={from} to={to} />
-      {quote.status === 'loading' && <span className="spinner" role="progressbar" aria-label={ui.swap.quoting} />}
+      {quote.status === 'loading' && <span className="spinner" role="progressbar" aria-label={swapText.quoting} />}
       {ready && from && to && <QuoteDetails quote={ready.quote} from={from} to={to} slippage={form.slippage} gasPrice={ready.gasPrice} />}
       <SlippageControl />
       {shownError && (
@@ -185,13 +187,13 @@ function SwapForm({ prefillError }: { prefillError: string | undefined }) {
           <p className="error">{shownError}</p>
           {check.retry && (
             <button type="button" className="secondary-button" onClick={() => void store.set(requestQuoteAtom, { delayMs: 0 })}>
-              {ui.swap.retry}
+              {swapText.retry}
             </button>
           )}
         </div>
       )}
       <button type="submit" className="primary-button" disabled={check.loading}>
-        {ui.swap.review}
+        {swapText.review}
       </button>
     </form>
   )
@@ -202,12 +204,12 @@ function QuoteAnnouncement({ from, to }: { from: SwapToken | undefined; to: Swap
   const quote = useAtomValue(quoteAtom)
   const text =
     quote.status === 'ready' && from && to
-      ? format(ui.swap.quoteFor, {
+      ? format(swapText.quoteFor, {
           amount: `${Rules.formatAmount(BigInt(quote.quote.toAmount), to.decimals)} ${to.symbol}`,
           pay: `${Rules.formatAmount(BigInt(quote.quote.fromAmount), from.decimals)} ${from.symbol}`,
         })
       : quote.status === 'loading'
-        ? ui.swap.quoting
+        ? swapText.quoting
         : ''
   return (
     <p className="visually-hidden" role="status" aria-live="polite">
@@ -234,7 +236,7 @@ function useSwapPrefill(prefill: Prefill | undefined): PrefillState {
       const missing = (prefill.from && !from && prefill.from) || (prefill.to && !to && prefill.to)
       store.set(swapFormAtom, (f) => ({ ...f, from: from ?? f.from, to: to ?? f.to, amount: prefill.amount ?? f.amount }))
       void store.set(requestQuoteAtom, { delayMs: 0 })
-      return missing ? { state: 'failed', message: format(ui.swap.tokenNotFound, { token: named(missing), network: where }) } : { state: 'done' }
+      return missing ? { state: 'failed', message: format(swapText.tokenNotFound, { token: named(missing), network: where }) } : { state: 'done' }
     },
     [swapTokens],
   )

@@ -4,7 +4,8 @@
  * prompt and its progress shown; the approval is read back from the chain, never assumed.
  */
 import * as Format from '@doorway/shared/Format'
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { swapText } from '@doorway/shared/messages/swap'
 import { useAtomValue, useSetAtom, useStore } from 'jotai'
 import { useEffect } from 'react'
 import { accountAtom } from '../../state/connection.js'
@@ -31,13 +32,13 @@ export function SwapPreview() {
     void prepare()
   }, [prepare])
   if (!complete || !from || !to || !account) return null
-  if (preview.status === 'checking' || preview.status === 'idle') return <span className="spinner" role="progressbar" aria-label={ui.swap.preparing} />
+  if (preview.status === 'checking' || preview.status === 'idle') return <span className="spinner" role="progressbar" aria-label={swapText.preparing} />
   if (preview.status === 'error')
     return (
       <div className="stack" role="alert">
         <p className="error">{preview.message}</p>
         <button type="button" className="secondary-button" onClick={() => void prepare()}>
-          {ui.swap.retry}
+          {swapText.retry}
         </button>
       </div>
     )
@@ -54,19 +55,19 @@ export function SwapPreview() {
   const total = preview.steps.length
   const index = preview.steps.indexOf(preview.step)
   const progress =
-    preview.busy === 'wallet' ? format(ui.swap.confirmIn, { wallet: account.connector.name }) : preview.busy === 'mining' ? ui.swap.approving : ''
+    preview.busy === 'wallet' ? format(swapText.confirmIn, { wallet: account.connector.name }) : preview.busy === 'mining' ? swapText.approving : ''
   const act = () => void (preview.step === 'approve' ? store.set(approveAtom) : store.set(swapAtom))
   return (
     <div className="stack">
       <div className="swap-preview-amounts">
         <div className="preview-amount">
-          <span className="muted">{ui.swap.pay}</span>
+          <span className="muted">{swapText.pay}</span>
           {from.logoUri && <img src={from.logoUri} alt="" width={32} height={32} />}
           <strong>{`${Rules.formatAmount(paid, from.decimals)} ${from.symbol}`}</strong>
           <span className="muted">{usd(paid, from)}</span>
         </div>
         <div className="preview-amount">
-          <span className="muted">{ui.swap.minimum}</span>
+          <span className="muted">{swapText.minimum}</span>
           {to.logoUri && <img src={to.logoUri} alt="" width={32} height={32} />}
           <strong>{minimum === undefined ? Format.invalid : `${Rules.formatAmount(minimum, to.decimals)} ${to.symbol}`}</strong>
           <span className="muted">{usd(minimum, to)}</span>
@@ -78,12 +79,12 @@ export function SwapPreview() {
           {preview.notice}
         </p>
       )}
-      <ol className="swap-steps" aria-label={ui.swap.review}>
+      <ol className="swap-steps" aria-label={swapText.review}>
         {preview.steps.map((step, i) => (
           <li key={step} aria-current={i === index ? 'step' : undefined} data-done={i < index || undefined}>
-            <span className="muted">{format(ui.swap.steps, { n: i + 1, total })}</span>{' '}
-            <strong>{step === 'approve' ? format(ui.swap.approveTitle, { symbol: from.symbol }) : format(ui.swap.swapTitle, { from: from.symbol, to: to.symbol })}</strong>
-            {step === 'approve' && i === index && <p className="muted">{format(ui.swap.approveHint, { symbol: from.symbol })}</p>}
+            <span className="muted">{format(swapText.steps, { n: i + 1, total })}</span>{' '}
+            <strong>{step === 'approve' ? format(swapText.approveTitle, { symbol: from.symbol }) : format(swapText.swapTitle, { from: from.symbol, to: to.symbol })}</strong>
+            {step === 'approve' && i === index && <p className="muted">{format(swapText.approveHint, { symbol: from.symbol })}</p>}
           </li>
         ))}
       </ol>
@@ -97,7 +98,7 @@ export function SwapPreview() {
         </p>
       )}
       <button type="button" className="primary-button" disabled={!!preview.busy || !ready} onClick={act}>
-        {preview.step === 'approve' ? format(ui.swap.approveButton, { symbol: from.symbol }) : ui.swap.swapButton}
+        {preview.step === 'approve' ? format(swapText.approveButton, { symbol: from.symbol }) : swapText.swapButton}
       </button>
     </div>
   )

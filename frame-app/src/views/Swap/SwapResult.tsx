@@ -3,7 +3,9 @@
  * trackSwapAtom), with its hash, the explorer link, and what came in. A swap that reverted did nothing:
  * it says why and goes back to the kept form, which quotes again.
  */
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { sendText } from '@doorway/shared/messages/send'
+import { swapText } from '@doorway/shared/messages/swap'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { Icon } from '../../components/Icon.js'
 import { TransactionHash } from '../../components/TransactionHash.js'
@@ -24,21 +26,21 @@ export function SwapResult({ route }: { route: RouteOf<'SwapResult'> }) {
     <div className="stack center">
       <div className="result-status" role="status" data-status={status}>
         {status === 'pending' ? <span className="spinner" aria-hidden="true" /> : <Icon name={status === 'confirmed' ? 'check' : 'alert'} />}
-        <h2>{ui.swap[status]}</h2>
+        <h2>{swapText[status]}</h2>
       </div>
       {record && (
         <dl className="details">
-          <dt>{ui.swap.sent}</dt>
+          <dt>{swapText.sent}</dt>
           <dd>{`${Rules.formatAmount(record.paid, record.from.decimals)} ${record.from.symbol}`}</dd>
           {status === 'confirmed' && (
             <>
-              <dt>{ui.swap.received}</dt>
+              <dt>{swapText.received}</dt>
               <dd>{`${Rules.formatAmount(record.received ?? record.minimum, record.to.decimals)} ${record.to.symbol}`}</dd>
             </>
           )}
           {status === 'pending' && (
             <>
-              <dt>{ui.swap.minimum}</dt>
+              <dt>{swapText.minimum}</dt>
               <dd>{`${Rules.formatAmount(record.minimum, record.to.decimals)} ${record.to.symbol}`}</dd>
             </>
           )}
@@ -46,17 +48,17 @@ export function SwapResult({ route }: { route: RouteOf<'SwapResult'> }) {
       )}
       {status === 'failed' && record && (
         <p className="error" role="alert">
-          {format(ui.swap.reverted, { slippage: Rules.formatPercent(record.slippage) })}
+          {format(swapText.reverted, { slippage: Rules.formatPercent(record.slippage) })}
         </p>
       )}
       <TransactionHash hash={route.hash} explorerUrl={network?.explorerUrl} />
       {status === 'failed' ? (
         <button type="button" className="primary-button" onClick={() => replaceFrom('SwapResult', { view: 'Swap' })}>
-          {ui.swap.backToSwap}
+          {swapText.backToSwap}
         </button>
       ) : (
         <button type="button" className="primary-button" onClick={done}>
-          {ui.send.done}
+          {sendText.done}
         </button>
       )}
     </div>

@@ -3,7 +3,8 @@
  * balances first, then the rest of the chain's swappable tokens (GET /v1/convert/tokens).
  */
 import * as Format from '@doorway/shared/Format'
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { swapText } from '@doorway/shared/messages/swap'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useId, useState } from 'react'
 import type { SwapToken } from '../../api/client.js'
@@ -55,13 +56,13 @@ export function SwapSelectToken({ route }: { route: RouteOf<'SwapSelectToken'> }
   return (
     <div className="stack">
       <label htmlFor={searchId} className="visually-hidden">
-        {ui.swap.search}
+        {swapText.search}
       </label>
       <input
         id={searchId}
         className="search"
         type="search"
-        placeholder={ui.swap.search}
+        placeholder={swapText.search}
         value={query}
         onChange={(event) => setQuery(event.target.value)}
         autoComplete="off"
@@ -71,7 +72,7 @@ export function SwapSelectToken({ route }: { route: RouteOf<'SwapSelectToken'> }
       {held.length > 0 && (
         <section aria-labelledby={`${searchId}-held`}>
           <h2 id={`${searchId}-held`} className="list-title">
-            {ui.swap.yourTokens}
+            {swapText.yourTokens}
           </h2>
           <ul className="list">{held.map(({ token, balance }) => row(token, balance.quantity.numeric, balance.value))}</ul>
         </section>
@@ -79,14 +80,14 @@ export function SwapSelectToken({ route }: { route: RouteOf<'SwapSelectToken'> }
       {rest.length > 0 && (
         <section aria-labelledby={`${searchId}-rest`}>
           <h2 id={`${searchId}-rest`} className="list-title">
-            {ui.swap.allTokens}
+            {swapText.allTokens}
           </h2>
           <ul className="list">{rest.map((token) => row(token))}</ul>
         </section>
       )}
       {held.length === 0 && rest.length === 0 && (
         <p className="placeholder" role="status">
-          {format(ui.swap.noMatch, { query: query.trim() })}
+          {format(swapText.noMatch, { query: query.trim() })}
         </p>
       )}
     </div>

@@ -1,6 +1,7 @@
 /** Pieces the Swap form and its preview share: the token buttons, the quote's details, the slippage. */
 import * as Format from '@doorway/shared/Format'
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { swapText } from '@doorway/shared/messages/swap'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useState } from 'react'
 import type { Quote, SwapToken } from '../../api/client.js'
@@ -15,11 +16,11 @@ import { Field } from '../Send/Field.js'
 /** The token of one side; opens that side's picker. Its name says the side and the token. */
 export function TokenChip({ side, token }: { side: 'from' | 'to'; token: SwapToken | undefined }) {
   const push = useSetAtom(pushAtom)
-  const label = format(side === 'from' ? ui.swap.payToken : ui.swap.receiveToken, { symbol: token?.symbol ?? ui.swap.chooseToken })
+  const label = format(side === 'from' ? swapText.payToken : swapText.receiveToken, { symbol: token?.symbol ?? swapText.chooseToken })
   return (
     <button type="button" className="secondary-button token-chip" aria-label={label} onClick={() => push({ view: 'SwapSelectToken', side })}>
       {token?.logoUri && <img src={token.logoUri} alt="" width={20} height={20} />}
-      <span>{token?.symbol ?? ui.swap.chooseToken}</span>
+      <span>{token?.symbol ?? swapText.chooseToken}</span>
       <span aria-hidden="true">▾</span>
     </button>
   )
@@ -39,24 +40,24 @@ export function QuoteDetails(props: { quote: Quote; from: SwapToken; to: SwapTok
   return (
     <>
       <dl className="details">
-        <dt>{ui.swap.rate}</dt>
+        <dt>{swapText.rate}</dt>
         <dd>{Rules.formatRate(quote, from, to)}</dd>
-        <dt>{ui.swap.priceImpact}</dt>
+        <dt>{swapText.priceImpact}</dt>
         <dd className={high ? 'danger-text' : undefined}>{Rules.formatPercent(Number(quote.priceImpact.toFixed(2)))}</dd>
-        <dt>{ui.swap.fee}</dt>
+        <dt>{swapText.fee}</dt>
         <dd>{`${Rules.formatPercent(quote.fee.percent)} · ${Rules.formatAmount(BigInt(quote.fee.amount), feeToken.decimals)} ${feeToken.symbol}`}</dd>
-        <dt>{ui.swap.networkFee}</dt>
+        <dt>{swapText.networkFee}</dt>
         <dd>
           {networkFee === undefined
             ? Format.invalid
             : `${Rules.formatAmount(networkFee, nativeDecimals)} ${network?.nativeCurrency.symbol ?? ''}${feeUsd === undefined ? '' : ` (${money(feeUsd)})`}`}
         </dd>
-        <dt>{ui.swap.minimum}</dt>
+        <dt>{swapText.minimum}</dt>
         <dd>{'error' in slippage ? Format.invalid : `${Rules.formatAmount(Rules.amountOutMin(BigInt(quote.toAmount), slippage.bps), to.decimals)} ${to.symbol}`}</dd>
       </dl>
       {high && (
         <p className="warning" role="note">
-          {format(ui.swap.highImpact, { impact: Rules.formatPercent(Number(quote.priceImpact.toFixed(2))) })}
+          {format(swapText.highImpact, { impact: Rules.formatPercent(Number(quote.priceImpact.toFixed(2))) })}
         </p>
       )}
     </>
@@ -81,7 +82,7 @@ export function SlippageControl() {
   }
   return (
     <fieldset className="slippage">
-      <legend>{ui.swap.slippage}</legend>
+      <legend>{swapText.slippage}</legend>
       <div className="slippage-presets">
         {Rules.slippagePresets.map((p) => (
           <button key={p} type="button" className="secondary-button" aria-pressed={p === preset} onClick={() => (setCustom(''), set(p))}>
@@ -90,12 +91,12 @@ export function SlippageControl() {
         ))}
       </div>
       <Field
-        label={ui.swap.slippageCustom}
+        label={swapText.slippageCustom}
         value={custom}
         onChange={type}
         inputMode="decimal"
-        error={'error' in checked ? ui.swap.errors.slippage : undefined}
-        hint={ui.swap.slippageHint}
+        error={'error' in checked ? swapText.errors.slippage : undefined}
+        hint={swapText.slippageHint}
       />
     </fieldset>
   )

@@ -1,0 +1,35 @@
+// The embedded wallet's login in the modal (spec §2 Connect, §5 rules, §7 30 s timeouts).
+// A section of the message catalogue (../Messages.ts) in a module of its own: only the chunks
+// that show these texts carry them.
+export const emailText = {
+  label: 'Email',
+  placeholder: 'you@example.com',
+  submit: 'Continue',
+  sending: 'Sending code',
+  invalid: 'Enter a valid email address',
+  codeTitle: 'Enter the code',
+  codeSent: 'We sent a 6-digit code to {email}',
+  codeMailHint: 'It can take a few seconds to arrive. The code expires in 10 minutes.',
+  digit: 'Digit {n} of 6',
+  codeGroup: 'One-time code',
+  verifying: 'Checking the code',
+  codeInvalid: 'Enter the 6 digits of the code',
+  resend: 'Resend code',
+  resendIn: 'Resend code in {n} s',
+  resent: 'A new code is on its way',
+  otherEmail: 'Use another email',
+  timedOut: 'The secure wallet did not answer in 30 seconds. Check your connection and try again.',
+  unavailable: 'The secure wallet could not be reached. Try again in a moment.',
+  retry: 'Try again',
+  // the server's refusals (notes/embedded-wallet.md §4.4), one message each
+  wrong: 'That code is not right. {n} attempts left.',
+  wrongLast: 'That code is not right. This was the last attempt: request a new code.',
+  expired: 'This code has expired. Request a new code.',
+  used: 'This code was already used. Request a new code.',
+  exhausted: 'Too many wrong attempts. Request a new code.',
+  otherDevice: 'This code was requested from another browser. Request a new code here.',
+  locked: 'Too many failed attempts for this email. Sign-in is locked for 24 hours.',
+  hourly: 'Too many codes for this email this hour. Please try again after {n} seconds',
+  tampered: 'The wallet could not be rebuilt safely on this device, so nothing was signed.',
+  mailFailed: 'The code email could not be sent. Try again in a moment.',
+} as const

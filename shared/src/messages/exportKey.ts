@@ -1,0 +1,26 @@
+// Key export, rendered by the secure-site itself (notes/embedded-wallet.md §4.8).
+// A section of the message catalogue (../Messages.ts) in a module of its own: only the chunks
+// that show these texts carry them.
+export const exportKeyText = {
+  title: 'Export your wallet',
+  warning: 'Your recovery phrase and private key give full control of this wallet. Anyone who sees them can take your funds. Doorway will never ask you for them.',
+  confirm: 'To continue, confirm it is you: unless you signed in during the last 5 minutes, we send a code to the email of this wallet.',
+  codeSent: 'We sent a 6-digit code to {email}.',
+  start: 'Continue',
+  starting: 'Checking your sign-in…',
+  codeLabel: 'Code from the email',
+  verify: 'Confirm',
+  verifying: 'Checking the code…',
+  reveal: 'Reveal',
+  holdReveal: 'Hold to reveal',
+  revealHint: 'Make sure nobody can see your screen.',
+  phrase: 'Recovery phrase',
+  privateKey: 'Private key',
+  copyPhrase: 'Copy recovery phrase',
+  copyKey: 'Copy private key',
+  copied: 'Copied',
+  copyFailed: 'Could not copy: select the text instead',
+  done: 'Done',
+  cancel: 'Cancel',
+  hidden: 'This screen is covered or hidden, so nothing is shown.',
+} as const
