@@ -12,18 +12,16 @@ import { configAtom } from './config.js'
 import { accountAtom } from './connection.js'
 import { modalStateAtom } from './modal.js'
 import {
-  accountIdentityAtom,
   availabilityAtom,
   checkName,
   chooseSuggestionAtom,
-  identityOfAtom,
   nameLookupDelayMs,
   nameTextAtom,
-  refreshIdentityAtom,
   registerNameAtom,
   registrationAtom,
   typeNameAtom,
-} from './names.js'
+} from './nameForm.js'
+import { accountIdentityAtom, identityOfAtom, refreshIdentityAtom } from './names.js'
 import { historyAtom } from './router.js'
 import type { Route } from './routes.js'
 

@@ -22,7 +22,7 @@ import {
   registerNameAtom,
   registrationAtom,
   typeNameAtom,
-} from '../../state/names.js'
+} from '../../state/nameForm.js'
 
 export function RegisterAccountName() {
   const account = useAtomValue(accountAtom)
