@@ -23,8 +23,6 @@ import { restoreWalletConnectAtom, warmWalletConnectAtom } from '../state/wallet
 import { hostWalletsAtom } from '../state/wallets.js'
 import { loadEmailLogin, loadSocialLogin } from '../views/Connect/Connect.js'
 import { featureOf } from '../views/View.js'
-import * as SendArguments from '../state/sendArguments.js'
-import * as SwapArguments from '../state/swapArguments.js'
 import * as Requests from './requests.js'
 
 type Store = ReturnType<typeof createStore>
@@ -68,16 +66,17 @@ export async function connect(options: { store: Store; log: Logger.Logger; paren
         return null
       },
       request: Requests.create(store),
-      open({ view, arguments: args }) {
+      async open({ view, arguments: args }) {
         const feature = view && featureOf(view)
         const config = store.get(configAtom)
         if (!config) throw Errors.notInitialized()
         if (feature && !config.features[feature]) throw Errors.featureOff(view, feature)
+        // Arguments are checked by modules loaded only when given: the first chunk goes without them.
         const route =
           view === 'Send' && args
-            ? { view, prefill: SendArguments.parse(args, config.networks) }
+            ? { view, prefill: (await import('../state/sendArguments.js')).parse(args, config.networks) }
             : view === 'Swap' && args
-              ? { view, prefill: SwapArguments.parse(args, config.networks) }
+              ? { view, prefill: (await import('../state/swapArguments.js')).parse(args, config.networks) }
               : view && { view }
         // Render synchronously: open() is on the click-to-visible path.
         flushSync(() => store.set(openModalAtom, route))

@@ -1,7 +1,7 @@
 /**
  * `open({ view: 'Send', arguments })` (issue 8): the host channel checked the shape; this checks the
  * meaning against the dapp's networks and answers bad values with a clear error naming the argument.
- * It stays free of viem: it runs on open(), in the frame's first chunk.
+ * It stays free of viem: open() loads it when arguments are given, before the modal shows.
  */
 import * as Address from '@doorway/shared/Address'
 import * as Caip from '@doorway/shared/Caip'

@@ -2,7 +2,7 @@
  * `open({ view: 'Swap', arguments })` (issue 11), as sendArguments.ts does for Send: the host channel
  * checked the shape; this checks the meaning against the dapp's networks and answers bad values with a
  * clear error naming the argument. Symbols are matched later, against the api's token list. It stays
- * free of viem: it runs on open(), in the frame's first chunk.
+ * free of viem: open() loads it when arguments are given, before the modal shows.
  */
 import * as Caip from '@doorway/shared/Caip'
 import * as Errors from '@doorway/shared/Errors'
