@@ -8,12 +8,7 @@ import type * as Protocol from '@doorway/shared/Protocol'
 import { type ComponentType, lazy } from 'react'
 import { Placeholder } from '../components/Placeholder.js'
 import type { Route, RouteOf } from '../state/routes.js'
-import { Account } from './Account/Account.js'
-import { AllWallets } from './AllWallets/AllWallets.js'
 import { Connect, loadEmailLogin } from './Connect/Connect.js'
-import { ConnectingExternal } from './ConnectingExternal/ConnectingExternal.js'
-import { Networks } from './Networks/Networks.js'
-import { UnsupportedChain } from './UnsupportedChain/UnsupportedChain.js'
 
 type Definition<V extends Route['view']> = {
   component: ComponentType<{ route: RouteOf<V> }>
@@ -22,6 +17,13 @@ type Definition<V extends Route['view']> = {
 
 const later = (text: string) => () => <Placeholder>{text}</Placeholder>
 
+// Only Connect is in the first chunk: it is drawn ahead while the modal is closed (issue 14). The
+// views a click or a connection leads to load then; Account's chunk carries its Tokens tab.
+const Account = lazy(() => import('./Account/Account.js').then((m) => ({ default: m.Account })))
+const AllWallets = lazy(() => import('./AllWallets/AllWallets.js').then((m) => ({ default: m.AllWallets })))
+const ConnectingExternal = lazy(() => import('./ConnectingExternal/ConnectingExternal.js').then((m) => ({ default: m.ConnectingExternal })))
+const Networks = lazy(() => import('./Networks/Networks.js').then((m) => ({ default: m.Networks })))
+const UnsupportedChain = lazy(() => import('./UnsupportedChain/UnsupportedChain.js').then((m) => ({ default: m.UnsupportedChain })))
 const loadSignInView = () => import('./SIWXSignMessage/SIWXSignMessage.js')
 const loadWalletConnectViews = () => import('./ConnectingWalletConnect/ConnectingWalletConnect.js')
 // The Send flow's steps are one chunk (viem's encoder among them).
