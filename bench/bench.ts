@@ -15,6 +15,7 @@ import { chromiumArgs } from '../playwright.config.js'
 import * as SecureSecrets from '../secure-site/server/src/secrets.js'
 import * as Size from '../scripts/size.js'
 import * as History from './history.js'
+import * as OpenSpeed from './openSpeed.js'
 import * as Stack from './stack.js'
 import * as Swap from './swap.js'
 
@@ -37,7 +38,7 @@ const targets = {
 
 type FileSize = { file: string; gzip: number }
 type Sample = { rate: number; medianMs: number; p95Ms: number; samplesMs: number[] }
-type Timing = { samples: Sample[]; qr: Sample[]; coldQr: Sample; email: EmailTiming; throttled: string; blockedRequests: number }
+type Timing = { samples: Sample[]; qr: Sample[]; coldQr: Sample; email: EmailTiming; openSpeed: OpenSpeed.Report; throttled: string; blockedRequests: number }
 type EmailTiming = { toMail: Sample; toConnected: Sample }
 
 // The demo's `window.modal` and the click time the bench records beside it.
@@ -52,6 +53,8 @@ async function build() {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, ...buildEnv, DOORWAY_VAULT_PUBLIC_KEY: vaultPublicKey },
   })
+  // The side-by-side pages (bench/openSpeed.ts), served by the stack at /bench/.
+  execFileSync(join(root, 'node_modules/.bin/vite'), ['build', '--logLevel', 'error', '-c', 'bench/pages/vite.config.ts'], { cwd: root, stdio: 'inherit', env: { ...process.env, ...buildEnv } })
 }
 
 /** The entry scripts and module preloads of index.html: the JS the frame loads before any view. */
@@ -271,7 +274,7 @@ function quantile(values: readonly number[], q: number): number {
   return Math.round((low + (high - low) * (at - Math.floor(at))) * 10) / 10
 }
 
-async function measureTiming(): Promise<Timing> {
+async function measureTiming(sdkGzip: number): Promise<Timing> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: chromiumArgs,
@@ -292,7 +295,15 @@ async function measureTiming(): Promise<Timing> {
     await apply(1)
     const coldQr = await sample(1, coldRuns, () => coldTimeToQr(context), 0)
     const email = await emailTiming(browser, blocked)
-    return { samples, qr, coldQr, email, throttled, blockedRequests: blocked.count }
+    console.log('Measuring the open speed side by side with a hand-rolled modal…')
+    const openSpeed = await OpenSpeed.measure(browser, {
+      sdkGzip,
+      blockNonLoopback: async (fresh) => {
+        const blockedHere = await blockNonLoopback(fresh)
+        fresh.once('close', () => (blocked.count += blockedHere.count))
+      },
+    })
+    return { samples, qr, coldQr, email, openSpeed, throttled, blockedRequests: blocked.count }
   } finally {
     await browser.close()
   }
@@ -348,7 +359,9 @@ function formatTiming({ timing }: Report): string[] {
     (s.rate === 1 ? `  ${verdict(s.medianMs <= target)}` : '')
   const { clickToVisibleMedianMs: visible, timeToQrMedianMs: qr } = targets
   return [
-    `Click-to-visible, ${runs} runs after ${warmups} warm-ups; target median ≤ ${visible} ms at 1x`,
+    ...OpenSpeed.format(timing.openSpeed),
+    '',
+    `Click to the frame handling open() (its doorway:visible mark, demo page), ${runs} runs after ${warmups} warm-ups; target median ≤ ${visible} ms at 1x`,
     ...timing.samples.map(line(visible)),
     '',
     `Choosing WalletConnect to the QR visible, ${qrRuns} runs after ${warmups} warm-ups; target median ≤ ${qr} ms at 1x`,
@@ -375,7 +388,7 @@ async function run() {
   const siwx = await siwxEntrySize()
   const frame = frameSizes()
   const secure = secureSizes()
-  const timing = await withStack(measureTiming)
+  const timing = await withStack(() => measureTiming(Math.max(...sdk.map((f) => f.gzip))))
   console.log('Measuring the history indexer on an anvil and api of its own…')
   const history = await History.measure()
   console.log('Measuring the swap quotes on an anvil and api of their own…')

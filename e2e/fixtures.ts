@@ -101,9 +101,14 @@ export async function expectFocusInFrame(page: Page, locator: Locator) {
  * in the hidden frame and be lost (seen in about 1 of 100 quick reopenings).
  */
 export async function expectClosed(page: Page) {
-  await expect(page.getByRole('dialog', { name: 'Wallet connection' })).toBeHidden()
+  // Closed, the dialog stays laid out but unseen and inert, so the frame keeps its card drawn (issue 14).
+  await expect(hostDialog(page)).toHaveJSProperty('open', false)
+  await expect(hostDialog(page)).toHaveCSS('opacity', '0')
   await page.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))))
 }
+
+/** The SDK's dialog on the host page, open or not (Playwright's role queries do not treat `inert` as hidden). */
+export const hostDialog = (page: Page) => page.locator('dialog[aria-label="Wallet connection"]')
 
 /** Opens a view as the dapp would, without waiting for open() to settle. */
 export async function openView(page: Page, view: string) {

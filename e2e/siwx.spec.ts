@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test'
 import { chains, urls } from '../devnet/src/stack.js'
 import * as TestWallet from '../devnet/src/testWallet.js'
 import { approve, codeFor, lastMailId, newEmail, secureFrame, submitEmail, enterCode } from './embedded.js'
-import { devAccount, expect, expectAccessible, expectClosed, modalFrame, test, walletPrompt } from './fixtures.js'
+import { devAccount, expect, expectAccessible, expectClosed, hostDialog, modalFrame, test, walletPrompt } from './fixtures.js'
 import { scanQr } from './walletConnect.js'
 
 const app = (page: Page) => page.getByRole('main')
@@ -45,7 +45,7 @@ test.describe('sign-in required', () => {
     await page.reload()
     await expect(app(page).getByLabel('wagmi status')).toHaveText('connected')
     await expect(signInStatus(page)).toHaveText(/^Signed in as/)
-    await expect(page.getByRole('dialog', { name: 'Wallet connection' })).toBeHidden()
+    await expect(hostDialog(page)).toHaveJSProperty('open', false)
   })
 
   test('error: declining the signature shows "Signature declined" and asks again', async ({ page }) => {

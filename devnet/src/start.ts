@@ -126,6 +126,8 @@ const demo: serve.Options = {
     { prefix: '/dev-wallet/', dir: at('examples/dev-wallet/dist') },
     // The wagmi example: a React dapp whose wagmi config drives the modal's provider (examples/wagmi).
     { prefix: '/wagmi/', dir: at('examples/wagmi/dist') },
+    // The side-by-side pages of `npm run bench` (issue 14), when the bench has built them.
+    { prefix: '/bench/', dir: at('bench/pages/dist') },
     { prefix: '/', dir: at('examples/demo') },
   ],
   // The SDK needs only frame-src. connect-src is for the dev wallet, which plays an extension but

@@ -1,7 +1,10 @@
 import { createStore, Provider, useAtomValue } from 'jotai'
 import { Modal } from './components/Modal.js'
 import { SecureFrame } from './secure/SecureFrame.js'
+import { embeddedId } from './connectors/Connector.js'
 import { featuresAtom } from './state/config.js'
+import { storedConnectorId } from './state/connection.js'
+import { intentAtom } from './state/modal.js'
 
 export function App({ store }: { store: ReturnType<typeof createStore> }) {
   return (
@@ -12,8 +15,14 @@ export function App({ store }: { store: ReturnType<typeof createStore> }) {
   )
 }
 
-/** The embedded wallet's frame loads only when email or social login is on. */
+/**
+ * The embedded wallet's frame loads only when email or social login is on, and only once the person
+ * opened the modal or a stored email-wallet session is to be restored: a visitor who never opens the
+ * modal never fetches it (issue 14, DESIGN.md §9a privacy before intent).
+ */
 function Secure() {
   const features = useAtomValue(featuresAtom)
-  return features && (features.email || features.socials) ? <SecureFrame /> : null
+  const intent = useAtomValue(intentAtom)
+  const wanted = intent || storedConnectorId() === embeddedId
+  return features && (features.email || features.socials) && wanted ? <SecureFrame /> : null
 }

@@ -22,6 +22,10 @@ const loadTimeoutMs = 15_000
 // Wallet prompts and modal flows wait on a person; they still end.
 const personTimeoutMs = 300_000
 const fill = 'position:fixed;inset:0;width:100%;height:100%;max-width:none;max-height:none;margin:0;padding:0;border:0;background:transparent;overflow:hidden'
+// Closed, the dialog is still laid out, unseen, inert and letting clicks through, so that the frame
+// keeps its card painted and opening shows it in the next frame (issue 14). display:none would make
+// the frame paint only after the click.
+const closed = `${fill};display:block;opacity:0;pointer-events:none`
 
 export function createModal(options: ModalOptions): Modal {
   const log = Logger.console_('sdk')
@@ -39,7 +43,11 @@ export function createModal(options: ModalOptions): Modal {
   iframe.style.cssText = embedded ? 'width:100%;height:100%;border:0;display:block' : fill
   const dialog = document.createElement('dialog')
   dialog.ariaLabel = text.dialogLabel
-  dialog.style.cssText = fill
+  const seen = (open: boolean) => {
+    dialog.style.cssText = open ? fill : closed
+    dialog.inert = !open
+  }
+  seen(false)
   dialog.append(iframe)
   const element = embedded ? iframe : dialog
   if (embedded) embedded.append(iframe)
@@ -133,6 +141,7 @@ export function createModal(options: ModalOptions): Modal {
         opener = document.activeElement
         overflow = page.overflow
         page.overflow = 'hidden'
+        seen(true)
         dialog.showModal()
         iframe.focus()
       }
@@ -151,6 +160,7 @@ export function createModal(options: ModalOptions): Modal {
     if (!pendingOpen) return
     if (dialog.open) {
       dialog.close()
+      seen(false)
       page.overflow = overflow
       ;(opener as HTMLElement | null)?.focus?.()
     }

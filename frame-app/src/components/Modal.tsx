@@ -17,6 +17,8 @@ import { ToastView } from './ToastView.js'
 import { useFocusTrap } from './useFocusTrap.js'
 
 export const visibleMark = 'doorway:visible'
+/** When a view was last drawn (open or not): the bench compares it with the click (issue 14). */
+export const drawnMark = 'doorway:drawn'
 
 export function Modal() {
   const config = useAtomValue(configAtom)
@@ -69,7 +71,10 @@ export function Modal() {
       className="backdrop"
       data-theme={config.themeMode}
       data-embedded={config.embedded}
-      hidden={!open}
+      // Closed, the card stays drawn (the host keeps the dialog unseen and inert), so that opening
+      // shows it already painted (issue 14); only assistive technology and focus are kept out.
+      aria-hidden={!open}
+      inert={!open}
       style={style}
       onPointerDown={(event) => event.target === event.currentTarget && close()}
     >
@@ -112,6 +117,7 @@ function Body() {
     observer.observe(inner)
     return () => observer.disconnect()
   }, [])
+  useLayoutEffect(() => void requestAnimationFrame(() => performance.mark(drawnMark)), [route, depth])
   return (
     <div className="body" style={{ height }}>
       <div ref={innerRef}>

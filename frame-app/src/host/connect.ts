@@ -14,11 +14,11 @@ import { raiseAlertAtom } from '../state/alerts.js'
 import { configAtom, hostOriginAtom } from '../state/config.js'
 import { trackAtom } from '../state/analytics.js'
 import { embeddedId, walletConnectId } from '../connectors/Connector.js'
-import { accountAtom, chainIdAtom, restoreAtom, statusAtom, storedConnectorId, walletEventAtom } from '../state/connection.js'
+import { accountAtom, chainIdAtom, connectedAtom, restoreAtom, statusAtom, storedConnectorId, walletEventAtom } from '../state/connection.js'
 import { approvalAtom, cancelApprovalAtom, restoreEmbeddedAtom } from '../state/embedded.js'
 import { secureStatusAtom } from '../state/secure.js'
 import { hostAtom, notifyAtom } from '../state/host.js'
-import { checkChainAtom, closeModalAtom, modalStateAtom, openAtom, openModalAtom } from '../state/modal.js'
+import { checkChainAtom, closeModalAtom, homeAtom, intentAtom, modalStateAtom, openAtom, openModalAtom } from '../state/modal.js'
 import { restoreWalletConnectAtom, warmWalletConnectAtom } from '../state/walletConnect.js'
 import { hostWalletsAtom } from '../state/wallets.js'
 import { loadEmailLogin, loadSocialLogin } from '../views/Connect/Connect.js'
@@ -50,10 +50,12 @@ export async function connect(options: { store: Store; log: Logger.Logger; paren
         if (config.features.email) void loadEmailLogin()
         if (config.features.socials) void loadSocialLogin()
         void store.set(restoreAtom)
-        // A stored WalletConnect session comes back at once; otherwise the connector warms when idle.
+        // A stored WalletConnect session comes back at once; otherwise the connector waits for the
+        // modal to open (issue 14: no relay socket nor its 134 KB before intent).
         if (storedConnectorId() === walletConnectId) void store.set(restoreWalletConnectAtom)
-        else store.set(warmWalletConnectAtom)
         if (storedConnectorId() === embeddedId) restoreEmbedded(store)
+        // Draw ahead the view opening will show (state/modal.ts homeAtom).
+        store.set(homeAtom)
         return state()
       },
       wallets({ wallets }) {
@@ -92,6 +94,13 @@ export async function connect(options: { store: Store; log: Logger.Logger; paren
   })
   store.set(hostAtom, { host, warn: log.warn })
   store.sub(modalStateAtom, () => store.set(notifyAtom, { type: 'state', state: state() }))
+  // The view drawn ahead follows the connection while the modal is closed.
+  store.sub(connectedAtom, () => store.set(homeAtom))
+  // The first opening warms the WalletConnect connector: its chunk and the relay, for a fast QR.
+  const unsubscribeIntent = store.sub(intentAtom, () => {
+    unsubscribeIntent()
+    if (storedConnectorId() !== walletConnectId) store.set(warmWalletConnectAtom)
+  })
   store.sub(chainIdAtom, () => store.set(checkChainAtom))
   // spec §4: closing the modal rejects a pending embedded-wallet request (4001).
   store.sub(openAtom, () => {

@@ -7,13 +7,15 @@ import { statusAtom } from './connection.js'
 import {
   closeModalAtom,
   goBackAtom,
+  homeAtom,
+  intentAtom,
   modalStateAtom,
   openAtom,
   openModalAtom,
   shakeAtom,
   shakeModalAtom,
 } from './modal.js'
-import { historyAtom, pushAtom } from './router.js'
+import { directionAtom, historyAtom, pushAtom } from './router.js'
 
 beforeEach(() => vi.useFakeTimers())
 afterEach(() => vi.useRealTimers())
@@ -87,6 +89,52 @@ describe('closeModalAtom', () => {
     expect(store.get(historyAtom)).toEqual([{ view }])
     expect(store.get(openAtom)).toBe(true)
     expect(closes()).toHaveLength(1)
+  })
+})
+
+describe('the view drawn ahead while closed (issue 14)', () => {
+  test('behavior: closing draws the view the next opening shows, with no transition', () => {
+    const { store } = setup()
+    store.set(openModalAtom, { view: 'Networks' })
+    store.set(pushAtom, { view: 'AllWallets' })
+    store.set(closeModalAtom)
+    expect(store.get(historyAtom)).toEqual([{ view: 'Connect' }])
+    expect(store.get(directionAtom)).toBe('none')
+  })
+  test('behavior: the drawn view follows the connection while closed, and never while open', () => {
+    const { store } = setup()
+    store.set(statusAtom, { eip155: 'connected' })
+    store.set(homeAtom)
+    expect(store.get(historyAtom)).toEqual([{ view: 'Account' }])
+    store.set(openModalAtom)
+    store.set(pushAtom, { view: 'Networks' })
+    store.set(statusAtom, { eip155: 'disconnected' })
+    store.set(homeAtom)
+    expect(store.get(historyAtom)).toEqual([{ view: 'Account' }, { view: 'Networks' }])
+  })
+  test('behavior: opening without a view shows the drawn one as it is; an explicit view is drawn on open', () => {
+    const { store } = setup()
+    store.set(homeAtom)
+    const drawn = store.get(historyAtom)
+    store.set(openModalAtom)
+    expect(store.get(historyAtom)).toBe(drawn)
+    store.set(closeModalAtom)
+    store.set(openModalAtom, { view: 'Networks' })
+    expect(store.get(historyAtom)).toEqual([{ view: 'Networks' }])
+  })
+  test('behavior: WalletConnect-only mode does not draw the pairing ahead (no relay before intent)', () => {
+    const { store } = setup({ basic: true })
+    store.set(homeAtom)
+    expect(store.get(historyAtom)).toEqual([{ view: 'Connect' }])
+    store.set(openModalAtom)
+    expect(store.get(historyAtom)).toEqual([{ view: 'ConnectingWalletConnectBasic' }])
+  })
+  test('behavior: intent is known from the first opening on', () => {
+    const { store } = setup()
+    expect(store.get(intentAtom)).toBe(false)
+    store.set(openModalAtom)
+    store.set(closeModalAtom)
+    expect(store.get(intentAtom)).toBe(true)
   })
 })
 

@@ -2,13 +2,13 @@
 import * as Constants from '@doorway/shared/Constants'
 import type * as Protocol from '@doorway/shared/Protocol'
 import * as S from '@doorway/shared/Schema'
-import { atom } from 'jotai'
+import { atom, type Getter } from 'jotai'
 import { configAtom, mobileAtom } from './config.js'
 import { accountAtom, activeStatusAtom, chainIdAtom, connectedAtom, toProtocol } from './connection.js'
 import { notifyAtom } from './host.js'
 import { accountIdentityAtom, type Identity } from './names.js'
 import * as History from './history.js'
-import { historyAtom, popAtom, pushAtom, resetAtom, routeAtom } from './router.js'
+import { directionAtom, historyAtom, popAtom, pushAtom, resetAtom, routeAtom } from './router.js'
 import type { Route } from './routes.js'
 import { closeLockedAtom, loadFlow, signInAtom } from './siwx.js'
 
@@ -35,17 +35,36 @@ function profileOf(identity: Identity): Pick<Protocol.ModalState, 'profileName' 
   return { ...(name.length <= 255 && { profileName: name }), ...(S.url(imageUrl) && { profileImage: imageUrl }) }
 }
 
+/** The person showed intent: the modal has been opened (the embedded wallet's frame and WalletConnect wait for it). */
+export const intentAtom = atom(false)
+
+const openingRoute = (get: Getter, view?: Route) =>
+  History.opening({ basic: get(configAtom)?.basic ?? false, connected: get(connectedAtom), mobile: get(mobileAtom), view })
+
 export const openModalAtom = atom(null, (get, set, view?: Route) => {
-  const config = get(configAtom)
-  const route = History.opening({
-    basic: config?.basic ?? false,
-    connected: get(connectedAtom),
-    mobile: get(mobileAtom),
-    view,
-  })
-  set(resetAtom, route)
+  const route = openingRoute(get, view)
+  // The view opening shows is usually drawn already (homeAtom): then opening only shows it.
+  const drawn = get(historyAtom)
+  if (!(drawn.length === 1 && isSameRoute(drawn[0]!, route))) set(resetAtom, route)
+  set(intentAtom, true)
   set(openAtom, true)
 })
+
+/**
+ * While closed, the frame keeps drawn the view that opening without an explicit view will show (spec
+ * §2 rules), so that showing the dialog shows a card already painted (issue 14). A WalletConnect
+ * view is not drawn ahead: it would reach the relay before the person asked for anything.
+ */
+export const homeAtom = atom(null, (get, set) => {
+  if (get(openAtom) || get(configAtom)?.embedded) return
+  const route = openingRoute(get)
+  const ahead = route.view === 'ConnectingWalletConnectBasic' ? { view: 'Connect' as const } : route
+  if (isSameRoute(History.current(get(historyAtom)) ?? route, ahead) && get(historyAtom).length === 1) return
+  set(directionAtom, 'none')
+  set(historyAtom, History.reset(ahead))
+})
+
+const isSameRoute = (a: Route, b: Route) => a.view === b.view && Object.keys(a).length === 1 && Object.keys(b).length === 1
 
 export const closeModalAtom = atom(null, (get, set, options?: { silent?: boolean }) => {
   // spec §4: while sign-in is required, the person cannot close the sign views (a shake says so);
@@ -56,7 +75,10 @@ export const closeModalAtom = atom(null, (get, set, options?: { silent?: boolean
   }
   set(loadingAtom, false)
   if (get(configAtom)?.embedded) set(resetAtom, History.embeddedHome(get(connectedAtom)))
-  else set(openAtom, false)
+  else {
+    set(openAtom, false)
+    set(homeAtom)
+  }
   // The modal closed itself (Escape, close button, backdrop, going back at the root): tell the host.
   if (!options?.silent) set(notifyAtom, { type: 'close', result: { status: 'closed' } })
 })

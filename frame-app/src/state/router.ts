@@ -7,8 +7,8 @@ export const historyAtom = atom<History.History>([{ view: 'Connect' }])
 export const routeAtom = atom((get) => History.current(get(historyAtom)) ?? { view: 'Connect' as const })
 export const canGoBackAtom = atom((get) => get(historyAtom).length > 1)
 
-/** Which way the last navigation went, for the view transition. */
-export const directionAtom = atom<'forward' | 'back'>('forward')
+/** Which way the last navigation went, for the view transition; `none` draws a view with no transition (closed). */
+export const directionAtom = atom<'forward' | 'back' | 'none'>('forward')
 
 export const pushAtom = atom(null, (get, set, route: Route) => {
   set(directionAtom, 'forward')
