@@ -1,12 +1,12 @@
 /**
- * The embedded (email) wallet in the frame's state (spec §2 Connect, §4 embedded-wallet requests,
- * §5 email rules, §7 30 s timeouts): the login form and code steps, reconnecting a returning device,
- * and the approval of unsafe requests. Every request to the secure-site names an `op`; a timeout or
- * the person leaving aborts it there too, and a late answer changes nothing here.
+ * The embedded (email) wallet in the frame's state (spec §4 embedded-wallet requests, §7 30 s
+ * timeouts): requests to the secure-site, reconnecting a returning device, and the approval of unsafe
+ * requests. The login form and code steps are state/emailLogin.ts, loaded with EmailLogin. Every
+ * request to the secure-site names an `op`; a timeout or the person leaving aborts it there too, and a
+ * late answer changes nothing here.
  */
 import type * as Channels from '@doorway/shared/Channel'
 import * as Constants from '@doorway/shared/Constants'
-import * as Email from '@doorway/shared/Email'
 import * as Errors from '@doorway/shared/Errors'
 import * as Ids from '@doorway/shared/Ids'
 import * as Logger from '@doorway/shared/Logger'
@@ -21,24 +21,10 @@ import { notifyAtom } from './host.js'
 import { openAtom } from './modal.js'
 import { activeNetworkAtom } from './network.js'
 import { historyAtom, popAtom, pushAtom, resetAtom } from './router.js'
-import { connectedHomeAtom } from './siwx.js'
 import { secureStatusAtom } from './secure.js'
 import { showToastAtom } from './toasts.js'
 
-/** What the email and code steps show: the address, progress, and the last refusal in words. */
-export type Login = {
-  email: string
-  busy: 'sending' | 'verifying' | null
-  error: string | null
-  /** The refusal was a timeout or an unreachable secure-site: the view offers a retry. */
-  retry: boolean
-  /** When a new code may be asked for (spec §5: 30 s after the last). */
-  resendAt: number
-  notice: string | null
-}
 const log = Logger.create({ scope: 'frame:embedded' })
-const idle: Login = { email: '', busy: null, error: null, retry: false, resendAt: 0, notice: null }
-export const loginAtom = atom<Login>(idle)
 
 type Channel = Channels.Channel<Protocol.SecureApi>
 function readyChannel(get: Getter): Channel | undefined {
@@ -50,7 +36,7 @@ function readyChannel(get: Getter): Channel | undefined {
  * One request to the secure-site under a fresh op id, timing out at 30 s (spec §7). On a timeout or
  * abort the secure-site is told to abort too, so its fetch ends and a late success is dropped.
  */
-async function secureCall<T>(get: Getter, run: (channel: Channel, op: string) => Promise<T>): Promise<T> {
+export async function secureCall<T>(get: Getter, run: (channel: Channel, op: string) => Promise<T>): Promise<T> {
   const channel = readyChannel(get)
   if (!channel) throw new Errors.DoorwayError(get(secureStatusAtom).state === 'error' ? emailText.unavailable : emailText.timedOut)
   const op = Ids.random()
@@ -62,68 +48,14 @@ async function secureCall<T>(get: Getter, run: (channel: Channel, op: string) =>
     throw error
   }
 }
-const timeout = { timeoutMs: Constants.embeddedRequestTimeoutMs }
-
-function describe(error: unknown): { error: string; retry: boolean } {
-  const message = error instanceof Error ? error.message : String(error)
-  if (message === Errors.timedOut().message) return { error: emailText.timedOut, retry: true }
-  if (message === emailText.unavailable || message === emailText.timedOut || message === emailText.mailFailed) return { error: message, retry: true }
-  return { error: message || somethingWentWrong, retry: false }
-}
-
-/** CONNECT_EMAIL: the email is checked here first (spec §5), then by the server. */
-export const submitEmailAtom = atom(null, async (get, set, input: string) => {
-  const email = Email.normalize(input)
-  if (!email) return set(loginAtom, { ...get(loginAtom), email: input, error: emailText.invalid, retry: false })
-  set(loginAtom, { ...idle, email, busy: 'sending' })
-  try {
-    const host = get(hostOriginAtom) ?? location.origin
-    await secureCall(get, (channel, op) => channel.call('connectEmail', { op, email, host }, timeout))
-    set(loginAtom, { ...idle, email, resendAt: Date.now() + Constants.emailLoginThrottleMs })
-    set(pushAtom, { view: 'EmailVerifyOtp' })
-  } catch (error) {
-    set(loginAtom, { ...idle, email, ...describe(error) })
-  }
-})
-
-/** Asks for a new code from the code step; the server's throttle answers with the seconds to wait. */
-export const resendCodeAtom = atom(null, async (get, set) => {
-  const { email } = get(loginAtom)
-  set(loginAtom, { ...get(loginAtom), busy: 'sending', error: null, notice: null })
-  try {
-    const host = get(hostOriginAtom) ?? location.origin
-    await secureCall(get, (channel, op) => channel.call('connectEmail', { op, email, host }, timeout))
-    set(loginAtom, { ...idle, email, resendAt: Date.now() + Constants.emailLoginThrottleMs, notice: emailText.resent })
-  } catch (error) {
-    set(loginAtom, { ...get(loginAtom), busy: null, ...describe(error) })
-  }
-})
-
-/** CONNECT_OTP: a 6-digit code (spec §5), then the wallet is created or recovered in the secure-site. */
-export const submitCodeAtom = atom(null, async (get, set, code: string) => {
-  if (!/^\d{6}$/.test(code)) return set(loginAtom, { ...get(loginAtom), error: emailText.codeInvalid, retry: false })
-  set(loginAtom, { ...get(loginAtom), busy: 'verifying', error: null, notice: null })
-  try {
-    const { account } = await secureCall(get, (channel, op) => channel.call('connectOtp', { op, code }, timeout))
-    set(adoptAtom, { account, restored: false })
-    set(loginAtom, idle)
-    set(connectedHomeAtom)
-  } catch (error) {
-    set(loginAtom, { ...get(loginAtom), busy: null, ...describe(error) })
-  }
-})
-
-/** "Use another email": back to the email step, keeping what was typed. */
-export const otherEmailAtom = atom(null, (get, set) => {
-  set(loginAtom, { ...idle, email: get(loginAtom).email })
-  set(popAtom)
-})
+/** spec §7: a request to the secure-site gives up after 30 s. */
+export const requestTimeout = { timeoutMs: Constants.embeddedRequestTimeoutMs }
 
 /** CONNECT_DEVICE at start-up: a returning device reconnects without a code (spec §4 restore). */
 export const restoreEmbeddedAtom = atom(null, async (get, set) => {
   if (storedConnectorId() !== embeddedId || get(accountAtom)) return
   try {
-    const { account } = await secureCall(get, (channel, op) => channel.call('restore', { op }, timeout))
+    const { account } = await secureCall(get, (channel, op) => channel.call('restore', { op }, requestTimeout))
     if (!account) return set(forgetAtom)
     await set(adoptAtom, { account, restored: true })
   } catch (error) {
@@ -133,7 +65,7 @@ export const restoreEmbeddedAtom = atom(null, async (get, set) => {
 })
 
 /** The embedded account becomes the connection, through the same connector interface as any wallet. */
-const adoptAtom = atom(null, async (get, set, { account, restored }: { account: Protocol.EmbeddedAccount; restored: boolean }) => {
+export const adoptAtom = atom(null, async (get, set, { account, restored }: { account: Protocol.EmbeddedAccount; restored: boolean }) => {
   const channel = readyChannel(get)!
   const { create } = await import('../connectors/embedded.js')
   const chainId = get(activeNetworkAtom)?.caipNetworkId ?? get(configAtom)!.networks[0]!.caipNetworkId

@@ -4,7 +4,7 @@ import { format, ui } from '@doorway/shared/Messages'
 import { emailText } from '@doorway/shared/messages/email'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { type ClipboardEvent, type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
-import { loginAtom, otherEmailAtom, resendCodeAtom, submitCodeAtom, submitEmailAtom } from '../../state/embedded.js'
+import { loginAtom, otherEmailAtom, resendCodeAtom, submitCodeAtom, submitEmailAtom } from '../../state/emailLogin.js'
 import { secureStatusAtom } from '../../state/secure.js'
 
 export default function EmailLogin() {
