@@ -1,4 +1,5 @@
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { tokensText } from '@doorway/shared/messages/tokens'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
 import { loadTokensAtom, retryAt, tokensAtom } from '../state/tokens.js'
@@ -11,10 +12,10 @@ export function BalancesUnavailable() {
   const at = retryAt(tokens, now)
   return (
     <div className="stack">
-      <p className="placeholder">{ui.tokens.unavailable}</p>
+      <p className="placeholder">{tokensText.unavailable}</p>
       <button type="button" className="list-button" disabled={at !== null} onClick={() => void load({ force: true })}>
-        <span>{ui.tokens.retry}</span>
-        {at !== null && <span className="muted">{format(ui.tokens.retryIn, { seconds: Math.ceil((at - now) / 1000) })}</span>}
+        <span>{tokensText.retry}</span>
+        {at !== null && <span className="muted">{format(tokensText.retryIn, { seconds: Math.ceil((at - now) / 1000) })}</span>}
       </button>
     </div>
   )

@@ -2,7 +2,7 @@
  * A virtualised grid of wallets: only the rows in view (plus a few) are in the DOM, so the whole
  * catalogue scrolls smoothly. Near the end it asks for more (infinite scroll).
  */
-import { ui } from '@doorway/shared/Messages'
+import { allWalletsText } from '@doorway/shared/messages/allWallets'
 import { useState } from 'react'
 import type { Wallet } from '../state/catalogue.js'
 import { WalletIcon } from './WalletIcon.js'
@@ -29,7 +29,7 @@ export function WalletGrid(props: { wallets: Wallet[]; total: number; onChoose(w
         if (target.scrollTop + target.clientHeight >= target.scrollHeight - 2 * rowHeight) onNearEnd()
       }}
     >
-      <ul aria-label={ui.allWallets.list} style={{ height: rows * rowHeight, paddingTop: first * rowHeight }}>
+      <ul aria-label={allWalletsText.list} style={{ height: rows * rowHeight, paddingTop: first * rowHeight }}>
         {visible.map((wallet, i) => (
           <li key={wallet.id} aria-setsize={total} aria-posinset={first * columns + i + 1}>
             <button type="button" className="wallet-card" onClick={() => onChoose(wallet)}>

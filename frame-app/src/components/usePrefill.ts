@@ -1,5 +1,6 @@
 import type * as Errors from '@doorway/shared/Errors'
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { unsupportedText } from '@doorway/shared/messages/unsupported'
 import { useAtomValue, useStore } from 'jotai'
 import { useEffect, useState } from 'react'
 import { configAtom } from '../state/config.js'
@@ -27,7 +28,7 @@ export function usePrefill<P extends { chainId?: string | undefined }>(
     const network = config?.networks.find((n) => n.caipNetworkId === prefill.chainId)
     if (network && account.chainId !== network.caipNetworkId) {
       if (state.switching) return
-      setState({ state: 'working', switching: format(ui.unsupported.switchTo, { network: network.name }) })
+      setState({ state: 'working', switching: format(unsupportedText.switchTo, { network: network.name }) })
       store.set(switchNetworkAtom, network).catch((error: Errors.DoorwayError) => setState({ state: 'failed', message: error.message }))
       return
     }

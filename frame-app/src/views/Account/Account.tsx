@@ -1,5 +1,6 @@
 import * as Address from '@doorway/shared/Address'
 import { ui } from '@doorway/shared/Messages'
+import { accountText } from '@doorway/shared/messages/account'
 import { namesText } from '@doorway/shared/messages/names'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { useAtomValue, useSetAtom } from 'jotai'
@@ -38,9 +39,9 @@ export function Account() {
         <Identity address={account.address} walletImageUrl={account.connector.imageUrl} email={account.connector.user?.email} />
       ) : (
         <>
-          <Placeholder>{ui.account.notConnected}</Placeholder>
+          <Placeholder>{accountText.notConnected}</Placeholder>
           <button type="button" className="primary-button" onClick={() => push({ view: 'Connect' })}>
-            {ui.account.connect}
+            {accountText.connect}
           </button>
         </>
       )}
@@ -48,27 +49,27 @@ export function Account() {
       {account && <ChooseName />}
       {config.enableNetworkSwitch && (
         <button type="button" className="list-button" onClick={() => push({ view: 'Networks' })}>
-          <span>{ui.account.network}</span>
-          <span className="muted">{network?.name ?? ui.account.unsupportedNetwork}</span>
+          <span>{accountText.network}</span>
+          <span className="muted">{network?.name ?? accountText.unsupportedNetwork}</span>
         </button>
       )}
       <Tabs<TabKey>
-        label={ui.account.sections}
+        label={accountText.sections}
         selected={tab}
         onSelect={setTab}
         tabs={[
-          { key: 'tokens', label: ui.account.tokens, panel: () => (account ? <Tokens /> : <Placeholder>{ui.account.notConnected}</Placeholder>) },
-          { key: 'nfts', label: ui.account.nfts, panel: () => (account ? <Lazy view={Nfts} /> : <Placeholder>{ui.account.notConnected}</Placeholder>) },
+          { key: 'tokens', label: accountText.tokens, panel: () => (account ? <Tokens /> : <Placeholder>{accountText.notConnected}</Placeholder>) },
+          { key: 'nfts', label: accountText.nfts, panel: () => (account ? <Lazy view={Nfts} /> : <Placeholder>{accountText.notConnected}</Placeholder>) },
           {
             key: 'activity',
-            label: ui.account.activity,
+            label: accountText.activity,
             panel: () =>
               !config.features.history ? (
-                <Placeholder>{ui.account.historyOff}</Placeholder>
+                <Placeholder>{accountText.historyOff}</Placeholder>
               ) : account ? (
                 <Lazy view={Activity} />
               ) : (
-                <Placeholder>{ui.account.notConnected}</Placeholder>
+                <Placeholder>{accountText.notConnected}</Placeholder>
               ),
           },
         ]}
@@ -107,11 +108,11 @@ function Identity({ address, walletImageUrl, email }: { address: string; walletI
       {named && <p className="identity-name">{named.name}</p>}
       <div className={named ? 'identity-address named' : 'identity-address'}>
         <span title={address}>{Address.truncate(address)}</span>
-        <IconButton label={ui.account.copy} icon="copy" onClick={() => copy(address, { copied: ui.account.copied, failed: ui.account.copyFailed })} />
+        <IconButton label={accountText.copy} icon="copy" onClick={() => copy(address, { copied: accountText.copied, failed: accountText.copyFailed })} />
       </div>
       {email && <p className="muted identity-email">{email}</p>}
-      <p className="balance" aria-label={ui.account.balance}>
-        {balance.state === 'loading' ? <span className="spinner" aria-hidden="true" /> : (text ?? ui.account.balanceUnavailable)}
+      <p className="balance" aria-label={accountText.balance}>
+        {balance.state === 'loading' ? <span className="spinner" aria-hidden="true" /> : (text ?? accountText.balanceUnavailable)}
       </p>
     </div>
   )
@@ -146,10 +147,10 @@ function Actions({ features }: { features: Protocol.Features }) {
   const shown = features.walletFeaturesOrder.filter((feature) => features[feature])
   if (!shown.length) return null
   return (
-    <nav className="actions" aria-label={ui.account.actions}>
+    <nav className="actions" aria-label={accountText.actions}>
       {shown.map((feature) => (
         <button key={feature} type="button" className="secondary-button" onClick={() => push({ view: featureViews[feature] })}>
-          {ui.account.features[feature]}
+          {accountText.features[feature]}
         </button>
       ))}
     </nav>
@@ -169,7 +170,7 @@ function Disconnect({ signOut }: { signOut: boolean }) {
         close()
       }}
     >
-      {signOut ? ui.embedded.signOut : ui.account.disconnect}
+      {signOut ? ui.embedded.signOut : accountText.disconnect}
     </button>
   )
 }

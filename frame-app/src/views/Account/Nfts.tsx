@@ -1,6 +1,7 @@
 // A lazy chunk: loaded when the NFTs tab opens.
 import * as Format from '@doorway/shared/Format'
 import { format, ui } from '@doorway/shared/Messages'
+import { accountText } from '@doorway/shared/messages/account'
 import { nftsText } from '@doorway/shared/messages/nfts'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
@@ -20,7 +21,7 @@ export default function Nfts() {
   return (
     <div className="stack">
       {nfts.length > 0 && (
-        <ul className="nft-grid" aria-label={ui.account.nfts}>
+        <ul className="nft-grid" aria-label={accountText.nfts}>
           {nfts.map((nft) => (
             <li key={nft.id} className="nft-card">
               <NftCard nft={nft} />

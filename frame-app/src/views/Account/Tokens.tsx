@@ -1,5 +1,7 @@
 import * as Format from '@doorway/shared/Format'
 import { ui } from '@doorway/shared/Messages'
+import { accountText } from '@doorway/shared/messages/account'
+import { tokensText } from '@doorway/shared/messages/tokens'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect } from 'react'
 import { BalancesUnavailable } from '../../components/BalancesUnavailable.js'
@@ -16,9 +18,9 @@ export function Tokens() {
 
   if (tokens.status === 'error') return <BalancesUnavailable />
   if (tokens.status !== 'ready') return <span className="spinner" role="progressbar" aria-label={ui.modal.loading} />
-  if (!tokens.balances.length) return <p className="placeholder">{ui.tokens.empty}</p>
+  if (!tokens.balances.length) return <p className="placeholder">{tokensText.empty}</p>
   return (
-    <ul className="list" aria-label={ui.account.tokens}>
+    <ul className="list" aria-label={accountText.tokens}>
       {tokens.balances.map((token) => (
         <li key={token.address ?? token.symbol} className="token-row">
           <TokenRow token={token} />

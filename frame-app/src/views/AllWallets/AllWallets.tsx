@@ -1,5 +1,6 @@
 import * as Constants from '@doorway/shared/Constants'
 import { ui } from '@doorway/shared/Messages'
+import { allWalletsText } from '@doorway/shared/messages/allWallets'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
 import { WalletGrid } from '../../components/WalletGrid.js'
@@ -31,8 +32,8 @@ export function AllWallets() {
       <input
         type="search"
         className="search"
-        aria-label={ui.allWallets.search}
-        placeholder={ui.allWallets.search}
+        aria-label={allWalletsText.search}
+        placeholder={allWalletsText.search}
         value={text}
         maxLength={64}
         onChange={(event) => setText(event.target.value)}
@@ -42,11 +43,11 @@ export function AllWallets() {
       )}
       <div role="status">
         {state.loading && <span className="spinner" role="progressbar" aria-label={ui.modal.loading} />}
-        {!state.loading && state.count === 0 && custom.length === 0 && <p className="placeholder">{ui.allWallets.empty}</p>}
+        {!state.loading && state.count === 0 && custom.length === 0 && <p className="placeholder">{allWalletsText.empty}</p>}
       </div>
       {state.failed && (
         <div role="alert" className="stack">
-          <p className="error">{ui.allWallets.failed}</p>
+          <p className="error">{allWalletsText.failed}</p>
           <button type="button" className="list-button" onClick={() => void loadMore()}>
             {ui.connect.retry}
           </button>

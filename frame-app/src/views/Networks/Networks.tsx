@@ -1,5 +1,5 @@
 import type * as Protocol from '@doorway/shared/Protocol'
-import { ui } from '@doorway/shared/Messages'
+import { networksText } from '@doorway/shared/messages/networks'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useState } from 'react'
 import { configAtom } from '../../state/config.js'
@@ -31,7 +31,7 @@ export function Networks({ onSwitched }: { onSwitched?: () => void }) {
 
   return (
     <div className="stack">
-      <ul className="list" aria-label={ui.networks.list} aria-busy={!!pending}>
+      <ul className="list" aria-label={networksText.list} aria-busy={!!pending}>
         {config.networks.map((network) => {
           const current = network.caipNetworkId === active?.caipNetworkId
           return (
@@ -44,9 +44,9 @@ export function Networks({ onSwitched }: { onSwitched?: () => void }) {
                 onClick={() => pick(network)}
               >
                 <span>{network.name}</span>
-                {pending === network.caipNetworkId && <span className="spinner" role="progressbar" aria-label={ui.networks.switching} />}
-                {network.testnet && <span className="badge">{ui.networks.testnet}</span>}
-                {current && <span className="badge accent">{ui.networks.active}</span>}
+                {pending === network.caipNetworkId && <span className="spinner" role="progressbar" aria-label={networksText.switching} />}
+                {network.testnet && <span className="badge">{networksText.testnet}</span>}
+                {current && <span className="badge accent">{networksText.active}</span>}
               </button>
             </li>
           )

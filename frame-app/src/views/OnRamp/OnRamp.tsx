@@ -4,7 +4,8 @@
  * quote (spec §8) say so plainly, and Buy is not offered on them.
  */
 import * as Format from '@doorway/shared/Format'
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { accountText } from '@doorway/shared/messages/account'
 import { onrampText } from '@doorway/shared/messages/onramp'
 import { useAtomValue, useSetAtom, useStore } from 'jotai'
 import { useEffect, useId } from 'react'
@@ -36,7 +37,7 @@ export function OnRamp() {
   const options = useAtomValue(onrampOptionsAtom)
   const load = useSetAtom(loadOnrampOptionsAtom)
   useEffect(() => void load(), [load])
-  if (!account) return <Placeholder>{ui.account.notConnected}</Placeholder>
+  if (!account) return <Placeholder>{accountText.notConnected}</Placeholder>
   if (options.status !== 'ready') return <span className="spinner" role="progressbar" aria-label={onrampText.loading} />
   return <OnRampForm />
 }

@@ -4,7 +4,7 @@
  * only when features.receive is on (spec §1).
  */
 import * as Caip from '@doorway/shared/Caip'
-import { ui } from '@doorway/shared/Messages'
+import { accountText } from '@doorway/shared/messages/account'
 import { receiveText } from '@doorway/shared/messages/receive'
 import { useAtomValue } from 'jotai'
 import { Placeholder } from '../../components/Placeholder.js'
@@ -17,7 +17,7 @@ export default function Receive() {
   const account = useAtomValue(accountAtom)
   const config = useAtomValue(configAtom)!
   const copy = useCopy()
-  if (!account) return <Placeholder>{ui.account.notConnected}</Placeholder>
+  if (!account) return <Placeholder>{accountText.notConnected}</Placeholder>
   const namespace = Caip.parseChainId(account.chainId).namespace
   const networks = config.networks.filter((n) => Caip.parseChainId(n.caipNetworkId).namespace === namespace)
 
@@ -27,7 +27,7 @@ export default function Receive() {
       <p className="address center" aria-label={receiveText.address}>
         {account.address}
       </p>
-      <button type="button" className="secondary-button" onClick={() => copy(account.address, { copied: ui.account.copied, failed: ui.account.copyFailed })}>
+      <button type="button" className="secondary-button" onClick={() => copy(account.address, { copied: accountText.copied, failed: accountText.copyFailed })}>
         {receiveText.copy}
       </button>
       <section className="stack" aria-label={receiveText.networks}>

@@ -5,7 +5,8 @@
  * stays with the reason (spec §4, §8).
  */
 import * as Name from '@doorway/shared/Name'
-import { format, ui } from '@doorway/shared/Messages'
+import { format } from '@doorway/shared/Messages'
+import { accountText } from '@doorway/shared/messages/account'
 import { namesText } from '@doorway/shared/messages/names'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { type FormEvent, useEffect, useId, useRef } from 'react'
@@ -37,7 +38,7 @@ export function RegisterAccountName() {
   const input = useRef<HTMLInputElement>(null)
   const id = useId()
   useEffect(() => input.current?.focus(), [])
-  if (!account) return <Placeholder>{ui.account.notConnected}</Placeholder>
+  if (!account) return <Placeholder>{accountText.notConnected}</Placeholder>
 
   const busy = registration.status === 'signing' || registration.status === 'posting'
   const ruleError = check.status === 'invalid' ? namesText.rules[check.rule] : undefined

@@ -5,7 +5,9 @@
  */
 import * as Format from '@doorway/shared/Format'
 import { format, ui } from '@doorway/shared/Messages'
+import { accountText } from '@doorway/shared/messages/account'
 import { sendText } from '@doorway/shared/messages/send'
+import { tokensText } from '@doorway/shared/messages/tokens'
 import { useAtomValue, useSetAtom, useStore } from 'jotai'
 import { useEffect } from 'react'
 import type { Balance } from '../../api/client.js'
@@ -33,7 +35,7 @@ export function Send({ route }: { route: RouteOf<'Send'> }) {
   // A send needs the balances as they are now, not as the api cached them (spec §7 forceUpdate).
   useEffect(() => void load({ force: true }), [account?.address, account?.chainId, load])
 
-  if (!account) return <Placeholder>{ui.account.notConnected}</Placeholder>
+  if (!account) return <Placeholder>{accountText.notConnected}</Placeholder>
   if (prefill.state === 'working')
     return <span className="spinner" role="progressbar" aria-label={prefill.switching ?? sendText.preparing} />
   if (tokens.status === 'error') return <BalancesUnavailable />
@@ -75,7 +77,7 @@ function useSendPrefill(prefill: Prefill | undefined): PrefillState {
   return usePrefill(
     prefill,
     (prefill, account) => {
-      if (tokens.status === 'error') return { state: 'failed', message: ui.tokens.unavailable }
+      if (tokens.status === 'error') return { state: 'failed', message: tokensText.unavailable }
       // Balances of this chain (after a switch, the last chain's may still be on screen for a moment).
       if (tokens.status !== 'ready' || tokens.balances[0]?.chainId !== account.chainId) return undefined
       const token = store.get(sendAtom).tokenBalances.find((t) =>

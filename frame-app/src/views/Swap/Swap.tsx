@@ -4,7 +4,8 @@
  * Max, flip, USD values, rate, price impact, fees, slippage. Every reason not to go on is a message.
  */
 import * as Format from '@doorway/shared/Format'
-import { errors, format, ui } from '@doorway/shared/Messages'
+import { errors, format } from '@doorway/shared/Messages'
+import { accountText } from '@doorway/shared/messages/account'
 import { sendText } from '@doorway/shared/messages/send'
 import { swapText } from '@doorway/shared/messages/swap'
 import { useAtomValue, useSetAtom, useStore } from 'jotai'
@@ -49,7 +50,7 @@ export function Swap({ route }: { route: RouteOf<'Swap'> }) {
     void loadSwapTokens()
   }, [account?.address, account?.chainId, loadBalances, loadSwapTokens])
 
-  if (!account) return <Placeholder>{ui.account.notConnected}</Placeholder>
+  if (!account) return <Placeholder>{accountText.notConnected}</Placeholder>
   // spec §8
   if (swapTokens.status === 'unsupported')
     return (

@@ -1,4 +1,4 @@
-import { ui } from '@doorway/shared/Messages'
+import { unsupportedText } from '@doorway/shared/messages/unsupported'
 import { useSetAtom } from 'jotai'
 import { closeModalAtom } from '../../state/modal.js'
 import { Networks } from '../Networks/Networks.js'
@@ -8,7 +8,7 @@ export function UnsupportedChain() {
   const close = useSetAtom(closeModalAtom)
   return (
     <div className="stack">
-      <p className="placeholder">{ui.unsupported.message}</p>
+      <p className="placeholder">{unsupportedText.message}</p>
       <Networks onSwitched={close} />
     </div>
   )
