@@ -1,6 +1,6 @@
 import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
-import { ui } from '@doorway/shared/Messages'
+import { walletConnectText } from '@doorway/shared/messages/walletConnect'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { createStore } from 'jotai'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
@@ -8,7 +8,8 @@ import type * as WalletConnect from '../connectors/walletConnect.js'
 import { alertAtom } from './alerts.js'
 import { configAtom, hostOriginAtom } from './config.js'
 import { accountAtom, activeStatusAtom } from './connection.js'
-import { alertKey, cancelPairingAtom, pairAtom, pairingAtom, refreshPairingAtom, relayTimeoutMs } from './walletConnect.js'
+import { alertKey, relayTimeoutMs } from './walletConnect.js'
+import { cancelPairingAtom, pairAtom, pairingAtom, refreshPairingAtom } from './walletConnectPairing.js'
 
 const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 
@@ -121,7 +122,7 @@ describe('pairing (issue 5, spec §9)', () => {
     await vi.advanceTimersByTimeAsync(relayTimeoutMs - 1)
     expect(store.get(pairingAtom)).toEqual({ status: 'loading' })
     await vi.advanceTimersByTimeAsync(1)
-    expect(store.get(pairingAtom)).toEqual({ status: 'failed', message: ui.walletConnect.relayTimeout })
+    expect(store.get(pairingAtom)).toEqual({ status: 'failed', message: walletConnectText.relayTimeout })
     await first
     vi.useRealTimers()
     void store.set(pairAtom)

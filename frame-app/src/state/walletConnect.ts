@@ -1,20 +1,16 @@
 /**
- * WalletConnect in the frame's state: loading the connector chunk (warmed once the frame is idle), the
- * pairing shown by ConnectingWalletConnect (its URI, expiry and outcome), restoring a stored session,
- * and the spec §4 wallet-connect events.
- *
- * spec §9 pairing: lifetime 4 minutes; a pairing within 10 s of its expiry is replaced by a fresh one;
- * the check runs every retry interval (1 s).
+ * WalletConnect in the frame's state: loading the connector chunk (warmed once the frame is idle),
+ * restoring a stored session, adopting a session as the connection, and the spec §4 wallet-connect
+ * events. The pairing that ConnectingWalletConnect shows is state/walletConnectPairing.ts.
  */
 import * as Address from '@doorway/shared/Address'
-import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
-import { alerts, ui } from '@doorway/shared/Messages'
+import { alerts } from '@doorway/shared/Messages'
 import { atom } from 'jotai'
 import { type Connector, walletConnectId } from '../connectors/Connector.js'
 import type * as WalletConnect from '../connectors/walletConnect.js'
 import { raiseAlertAtom } from './alerts.js'
-import { type Wallet, rememberWalletAtom } from './catalogue.js'
+import type { Wallet } from './catalogue.js'
 import { configAtom, hostOriginAtom } from './config.js'
 import {
   accountAtom,
@@ -29,20 +25,8 @@ import {
 
 declare const __DOORWAY_RELAY_URL__: string
 
-export type Pairing =
-  | { status: 'idle' }
-  /** Reaching the relay and creating the pairing: the QR is not there yet. */
-  | { status: 'loading' }
-  | { status: 'ready'; uri: string; expiresAt: number }
-  | { status: 'rejected' }
-  | { status: 'failed'; message: string }
-
-export const pairingAtom = atom<Pairing>({ status: 'idle' })
-// The wallet the current pairing is for, so a refreshed pairing keeps it.
-const pairingWalletAtom = atom<Wallet | undefined>(undefined)
-
 // Per store (one per modal instance), never module state.
-const clientSlotAtom = atom(() => ({
+export const clientSlotAtom = atom(() => ({
   promise: undefined as Promise<WalletConnect.WalletConnect> | undefined,
   loaded: false,
   attempt: 0,
@@ -87,61 +71,8 @@ export const warmWalletConnectAtom = atom(null, (_get, set) => {
   idle(() => void set(loadWalletConnectAtom).catch(() => {}))
 })
 
-/**
- * Starts a pairing (or replaces the current one): the view shows its URI as a QR and a link. The
- * wallet the person chose, if any, becomes a recent wallet once it connects.
- */
-export const pairAtom = atom(null, async (get, set, wallet?: Wallet) => {
-  const slot = get(clientSlotAtom)
-  const attempt = ++slot.attempt
-  const current = () => attempt === slot.attempt
-  set(pairingWalletAtom, wallet)
-  set(pairingAtom, { status: 'loading' })
-  // Every request ends: a relay that never answers fails the attempt, with a retry that starts over.
-  const timer = setTimeout(() => {
-    if (!current() || get(pairingAtom).status !== 'loading') return
-    slot.attempt++
-    void slot.promise?.then((client) => client.abort()).catch(() => {})
-    // A loaded client is kept (its relay connection retries by itself); a load still hanging is dropped.
-    if (!slot.loaded) slot.promise = undefined
-    set(pairingAtom, { status: 'failed', message: ui.walletConnect.relayTimeout })
-  }, relayTimeoutMs)
-  try {
-    const client = await set(loadWalletConnectAtom)
-    if (!current()) return
-    // The namespace stays disconnected while a QR waits: nobody is connecting until a wallet answers.
-    await client.pair((uri) => current() && set(pairingAtom, { status: 'ready', uri, expiresAt: Date.now() + Constants.pairingLifetimeMs }))
-    if (!current()) return
-    set(pairingAtom, { status: 'idle' })
-    await set(adoptSessionAtom, { client, restored: false, wallet })
-    if (wallet) set(rememberWalletAtom, wallet)
-  } catch (error) {
-    if (!current() || (error instanceof DOMException && error.name === 'AbortError')) return
-    if (error instanceof Errors.DoorwayError && error.code === Errors.codes.userRejected) return set(pairingAtom, { status: 'rejected' })
-    set(pairingAtom, { status: 'failed', message: error instanceof Error ? error.message : String(error) })
-    set(providerErrorAtom, error)
-  } finally {
-    clearTimeout(timer)
-  }
-})
 /** How long reaching the relay (for a pairing, or to restore a session) may take before giving up. */
 export const relayTimeoutMs = 15_000
-
-/** Leaving the view ends the pairing attempt: a stale QR must not connect anybody later. */
-export const cancelPairingAtom = atom(null, (get, set) => {
-  const slot = get(clientSlotAtom)
-  slot.attempt++
-  set(pairingAtom, { status: 'idle' })
-  void slot.promise?.then((client) => client.abort()).catch(() => {})
-})
-
-/** spec §9: run every retry interval; a pairing within 10 s of expiry is replaced. */
-export const refreshPairingAtom = atom(null, (get, set, now: number = Date.now()) => {
-  const pairing = get(pairingAtom)
-  if (pairing.status !== 'ready' || pairing.expiresAt - now > Constants.pairingExpiryMarginMs) return
-  void get(clientSlotAtom).promise?.then((client) => client.abort())
-  void set(pairAtom, get(pairingWalletAtom))
-})
 
 /** A stored WalletConnect connection comes back from the frame's storage, without a new pairing. */
 export const restoreWalletConnectAtom = atom(null, async (get, set) => {
@@ -168,7 +99,7 @@ export const restoreWalletConnectAtom = atom(null, async (get, set) => {
  * person chose a wallet (served by the api); else the wallet's own https or data icon.
  */
 type Adopt = { client: WalletConnect.WalletConnect; restored: boolean; wallet?: Wallet | undefined }
-const adoptSessionAtom = atom(null, async (_get, set, { client, restored, wallet }: Adopt) => {
+export const adoptSessionAtom = atom(null, async (_get, set, { client, restored, wallet }: Adopt) => {
   const peer = client.peer()
   const icon = wallet?.imageUrl ?? (peer?.icon && /^(https:|data:image\/)/.test(peer.icon) ? peer.icon : undefined)
   const connector: Connector = { ...client.connector, name: peer?.name ?? client.connector.name, ...(icon && { imageUrl: icon }) }
@@ -193,7 +124,7 @@ const walletConnectEventAtom = atom(
 )
 
 /** spec §8: provider errors map to alert keys, each shown once. */
-const providerErrorAtom = atom(null, (_get, set, error: unknown) => {
+export const providerErrorAtom = atom(null, (_get, set, error: unknown) => {
   const key = alertKey(error)
   if (key) set(raiseAlertAtom, { key, ...alerts[key] })
 })

@@ -5,6 +5,7 @@
  */
 import * as Constants from '@doorway/shared/Constants'
 import { format, ui } from '@doorway/shared/Messages'
+import { walletConnectText } from '@doorway/shared/messages/walletConnect'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
 import { Tabs } from '../../components/Tabs.js'
@@ -22,7 +23,7 @@ import {
   pairAtom,
   pairingAtom,
   refreshPairingAtom,
-} from '../../state/walletConnect.js'
+} from '../../state/walletConnectPairing.js'
 import * as Links from './links.js'
 import { CatalogueWallets } from '../Connect/CatalogueWallets.js'
 import { QrCode } from '../../components/QrCode.js'
@@ -41,7 +42,7 @@ export function WalletConnectPairing({ wallet }: { wallet?: Wallet | undefined }
   const pair = useSetAtom(pairAtom)
   const tabs = Links.platforms(wallet?.links, mobile)
   const [platform, setPlatform] = useState<Links.Platform>(tabs[0]!)
-  const name = wallet?.name ?? ui.walletConnect.anyWallet
+  const name = wallet?.name ?? walletConnectText.anyWallet
 
   if (pairing.status === 'rejected' || pairing.status === 'failed')
     return (
@@ -49,7 +50,7 @@ export function WalletConnectPairing({ wallet }: { wallet?: Wallet | undefined }
         <WalletIcon src={wallet?.imageUrl} size={72} />
         <div role="alert">
           <h2>{pairing.status === 'rejected' ? ui.connect.declined : ui.connect.failed}</h2>
-          <p className="muted">{pairing.status === 'rejected' ? format(ui.walletConnect.declinedHint, { wallet: name }) : pairing.message}</p>
+          <p className="muted">{pairing.status === 'rejected' ? format(walletConnectText.declinedHint, { wallet: name }) : pairing.message}</p>
         </div>
         <button type="button" className="primary-button" onClick={() => void pair(wallet)}>
           {ui.connect.retry}
@@ -61,8 +62,8 @@ export function WalletConnectPairing({ wallet }: { wallet?: Wallet | undefined }
   if (tabs.length === 1) return panel(tabs[0]!)()
   return (
     <Tabs<Links.Platform>
-      label={ui.walletConnect.ways}
-      tabs={tabs.map((key) => ({ key, label: ui.walletConnect.tabs[key], panel: panel(key) }))}
+      label={walletConnectText.ways}
+      tabs={tabs.map((key) => ({ key, label: walletConnectText.tabs[key], panel: panel(key) }))}
       selected={platform}
       onSelect={setPlatform}
     />
@@ -102,19 +103,19 @@ function Panel({ platform, wallet, name, pairing }: { platform: Links.Platform; 
   const values = { wallet: name }
 
   if (platform === 'qrcode') {
-    const copyLink = () => uri && copy(uri, { copied: ui.walletConnect.copied, failed: ui.walletConnect.copyFailed })
+    const copyLink = () => uri && copy(uri, { copied: walletConnectText.copied, failed: walletConnectText.copyFailed })
     return (
       <div className="stack center">
         {uri ? (
-          <QrCode value={uri} label={format(ui.walletConnect.qr, values)} logo={wallet?.imageUrl} />
+          <QrCode value={uri} label={format(walletConnectText.qr, values)} logo={wallet?.imageUrl} />
         ) : (
-          <div className="qr qr-loading" role="status" aria-label={ui.walletConnect.creating}>
+          <div className="qr qr-loading" role="status" aria-label={walletConnectText.creating}>
             <span className="spinner" aria-hidden="true" />
           </div>
         )}
-        <p>{ui.walletConnect.scan}</p>
+        <p>{walletConnectText.scan}</p>
         <button type="button" className="secondary-button" onClick={copyLink} disabled={!uri}>
-          {ui.walletConnect.copyLink}
+          {walletConnectText.copyLink}
         </button>
       </div>
     )
@@ -122,7 +123,7 @@ function Panel({ platform, wallet, name, pairing }: { platform: Links.Platform; 
 
   const appUrl = platform === 'mobile' ? links?.mobile : platform === 'desktop' ? links?.desktop : platform === 'web' ? links?.webapp : null
   const install = Links.installLink(links, platform === 'browser' ? 'other' : Links.devicePlatform(navigator.userAgent))
-  const hint = { mobile: ui.connect.waitingHint, desktop: ui.walletConnect.desktopHint, web: ui.walletConnect.webHint, browser: ui.walletConnect.browserHint }[platform]
+  const hint = { mobile: ui.connect.waitingHint, desktop: walletConnectText.desktopHint, web: walletConnectText.webHint, browser: walletConnectText.browserHint }[platform]
   return (
     <div className="stack center">
       <WalletIcon src={wallet?.imageUrl} size={72} />
@@ -130,19 +131,19 @@ function Panel({ platform, wallet, name, pairing }: { platform: Links.Platform; 
       <p className="muted">{format(hint, values)}</p>
       {appUrl && (
         <button type="button" className="primary-button" disabled={!uri} onClick={() => uri && open(Links.walletLink(appUrl, uri))}>
-          {uri ? format(ui.walletConnect.open, values) : ui.walletConnect.creating}
+          {uri ? format(walletConnectText.open, values) : walletConnectText.creating}
         </button>
       )}
       {platform === 'browser' && install && (
         <button type="button" className="primary-button" onClick={() => open(install)}>
-          {ui.walletConnect.getExtension}
+          {walletConnectText.getExtension}
         </button>
       )}
       {platform === 'mobile' && install && (
         <p className="muted">
-          {format(ui.walletConnect.noWallet, values)}{' '}
+          {format(walletConnectText.noWallet, values)}{' '}
           <button type="button" className="link-button" onClick={() => open(install)}>
-            {ui.walletConnect.get}
+            {walletConnectText.get}
           </button>
         </p>
       )}
@@ -159,7 +160,7 @@ export function ConnectingWalletConnectBasic() {
   return (
     <div className="stack">
       <WalletConnectPairing />
-      <section className="stack" aria-label={ui.walletConnect.otherWallets}>
+      <section className="stack" aria-label={walletConnectText.otherWallets}>
         <CatalogueWallets />
         <button type="button" className="list-button" onClick={() => push({ view: 'AllWallets' })}>
           {ui.views.AllWallets}
