@@ -1,7 +1,7 @@
 /**
  * The embedded wallet's login in the frame's state (spec §2 Connect, §5 email rules, §7 30 s
  * timeouts): the email and code steps. Only EmailLogin imports it, so it loads with that chunk; the
- * requests themselves go through state/embedded.ts.
+ * requests themselves go through state/embeddedSession.ts.
  */
 import * as Constants from '@doorway/shared/Constants'
 import * as Email from '@doorway/shared/Email'
@@ -10,7 +10,7 @@ import { somethingWentWrong } from '@doorway/shared/Messages'
 import { emailText } from '@doorway/shared/messages/email'
 import { atom } from 'jotai'
 import { hostOriginAtom } from './config.js'
-import { adoptAtom, requestTimeout, secureCall } from './embedded.js'
+import { adoptAtom, requestTimeout, secureCall } from './embeddedSession.js'
 import { popAtom, pushAtom } from './router.js'
 import { connectedHomeAtom } from './siwx.js'
 

@@ -7,7 +7,7 @@ import { ui } from '@doorway/shared/Messages'
 import { useSetAtom } from 'jotai'
 import { useEffect } from 'react'
 import { useSecureSlot } from '../../secure/useSecureSlot.js'
-import { exportKeyAtom } from '../../state/embedded.js'
+import { exportKeyAtom } from '../../state/embeddedSession.js'
 
 export default function ExportWallet() {
   const slotRef = useSecureSlot()
