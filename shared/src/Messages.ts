@@ -231,17 +231,6 @@ export const ui = {
     ready: 'Secure wallet frame: connected to {origin}',
     error: 'Secure wallet frame: could not be reached',
   },
-  embedded: {
-    name: 'Email wallet',
-    signOut: 'Sign out',
-    signedOut: 'Signed out of the email wallet on this device',
-    fund: 'Fund 1 ETH (devnet)',
-    approveTitle: 'Approve in the secure wallet',
-    approveHint: 'The request is shown by the secure wallet, on its own origin. Review it there.',
-    notAllowed: 'Action not allowed: {method}',
-    export: 'Export wallet',
-    exportHint: 'Your recovery phrase and key are shown only by the secure wallet, on its own origin.',
-  },
   // The WalletConnect entry on Connect; the pairing view's texts are in messages/walletConnect.ts.
   walletConnect: {
     entry: 'WalletConnect',

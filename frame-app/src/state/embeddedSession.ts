@@ -10,8 +10,9 @@ import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
 import * as Ids from '@doorway/shared/Ids'
 import * as Logger from '@doorway/shared/Logger'
-import { format, somethingWentWrong, ui } from '@doorway/shared/Messages'
+import { format, somethingWentWrong } from '@doorway/shared/Messages'
 import { emailText } from '@doorway/shared/messages/email'
+import { embeddedText } from '@doorway/shared/messages/embedded'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { atom, type Getter } from 'jotai'
 import { configAtom, hostOriginAtom } from './config.js'
@@ -68,7 +69,7 @@ export const adoptAtom = atom(null, async (get, set, { account, restored }: { ac
     chainIds: () => get(configAtom)?.networks.map((n) => n.caipNetworkId) ?? [],
     approve: (op, sign) => set(approveAtom, { op, sign }) as Promise<never>,
     refused: (method) =>
-      setTimeout(() => set(showToastAtom, { variant: 'error', message: format(ui.embedded.notAllowed, { method }) }), refusalToastDelayMs),
+      setTimeout(() => set(showToastAtom, { variant: 'error', message: format(embeddedText.notAllowed, { method }) }), refusalToastDelayMs),
   })
   set(establishAtom, { account: { connector, address: account.address, chainId }, restored })
 })

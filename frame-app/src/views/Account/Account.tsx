@@ -1,6 +1,7 @@
 import * as Address from '@doorway/shared/Address'
 import { ui } from '@doorway/shared/Messages'
 import { accountText } from '@doorway/shared/messages/account'
+import { embeddedText } from '@doorway/shared/messages/embedded'
 import { namesText } from '@doorway/shared/messages/names'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { useAtomValue, useSetAtom } from 'jotai'
@@ -76,7 +77,7 @@ export function Account() {
       />
       {account?.connector.user && (
         <button type="button" className="list-button" onClick={() => push({ view: 'ExportWallet' })}>
-          {ui.embedded.export}
+          {embeddedText.export}
         </button>
       )}
       {account && <Disconnect signOut={!!account.connector.user} />}
@@ -170,7 +171,7 @@ function Disconnect({ signOut }: { signOut: boolean }) {
         close()
       }}
     >
-      {signOut ? ui.embedded.signOut : accountText.disconnect}
+      {signOut ? embeddedText.signOut : accountText.disconnect}
     </button>
   )
 }

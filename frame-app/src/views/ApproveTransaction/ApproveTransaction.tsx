@@ -3,7 +3,7 @@
  * the secure-site's iframe over it. What is asked, and the decision, are the secure-site's own. When
  * this view goes away (back, close, another view) the pending request is rejected with 4001.
  */
-import { ui } from '@doorway/shared/Messages'
+import { embeddedText } from '@doorway/shared/messages/embedded'
 import { useSetAtom } from 'jotai'
 import { useCallback } from 'react'
 import { useSecureSlot } from '../../secure/useSecureSlot.js'
@@ -15,7 +15,7 @@ export default function ApproveTransaction({ route }: { route: RouteOf<'ApproveT
   const slotRef = useSecureSlot(useCallback(() => cancel(route.requestId), [cancel, route.requestId]))
   return (
     <div className="stack">
-      <p className="muted">{ui.embedded.approveHint}</p>
+      <p className="muted">{embeddedText.approveHint}</p>
       <div ref={slotRef} className="secure-slot" />
     </div>
   )

@@ -3,7 +3,7 @@
  * this view's slot: a fresh code, a hold to reveal, the phrase and key in its own DOM. This side learns
  * only that the person is done. Leaving the view ends the export there.
  */
-import { ui } from '@doorway/shared/Messages'
+import { embeddedText } from '@doorway/shared/messages/embedded'
 import { useSetAtom } from 'jotai'
 import { useEffect } from 'react'
 import { useSecureSlot } from '../../secure/useSecureSlot.js'
@@ -19,7 +19,7 @@ export default function ExportWallet() {
   }, [exportKey])
   return (
     <div className="stack">
-      <p className="muted">{ui.embedded.exportHint}</p>
+      <p className="muted">{embeddedText.exportHint}</p>
       <div ref={slotRef} className="secure-slot" />
     </div>
   )
