@@ -21,5 +21,12 @@ export default defineConfig({
     __DOORWAY_API_URL__: JSON.stringify(apiUrl),
     __DOORWAY_RELAY_URL__: JSON.stringify(relayUrl),
   },
-  build: { target: 'es2022', sourcemap: true, modulePreload: { polyfill: false } },
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    modulePreload: { polyfill: false },
+    // Everything the first drawing needs is one chunk (issue 14): the same modules as the default
+    // split's dozen preloaded chunks, in one request that compresses as a whole. Lazy chunks import it.
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'initial', tags: ['$initial'] }] } } },
+  },
 })
