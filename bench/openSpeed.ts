@@ -61,9 +61,8 @@ async function once(browser: Browser, kind: Kind, rate: number, options: Paramet
     )
     let frame: Frame | undefined
     if (kind === 'doorway') {
-      // The iframe is part of the page's load, which goto awaits.
-      frame = page.frames().find(isFrame)
-      if (!frame) throw new Error('The Doorway page has no frame-app frame after loading.')
+      // The SDK loads its frame after the page's first paint.
+      frame = page.frames().find(isFrame) ?? (await page.waitForEvent('framenavigated', { predicate: isFrame }))
       // Settled: the frame drew its wallet options (or it is not ready, and the click shows that).
       await frame.waitForFunction(() => !!document.querySelector('.view button') && performance.getEntriesByName('doorway:drawn').length > 0, undefined, { polling })
       sessions.push(await context.newCDPSession(frame))

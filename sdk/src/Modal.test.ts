@@ -12,6 +12,8 @@ const sent = { status: 'sent', hash: `0x${'ab'.repeat(32)}`, chainId: 'eip155:31
 /** Plays the frame: answers the handshake, records the SDK's calls and answers them with `state`. */
 async function frame(modal: { element: HTMLElement }) {
   const iframe = modal.element as HTMLIFrameElement
+  // The SDK places and loads its frame after the host's first paint (issue 14).
+  await vi.waitFor(() => expect(iframe.src).toBe(frameUrl))
   const port = await new Promise<MessagePort>((resolve) => {
     iframe.contentWindow!.postMessage = (_: unknown, __: unknown, transfer?: Transferable[]) => resolve(transfer![0] as MessagePort)
     const ready = { type: Protocol.handshake.ready, version: Protocol.version }
@@ -76,6 +78,23 @@ describe('open', () => {
     expect(onClose).not.toHaveBeenCalled()
     await call('event', { type: 'close', result: { status: 'closed' } })
     expect(onClose).toHaveBeenCalledExactlyOnceWith({ status: 'closed' })
+  })
+})
+
+describe('loading (issue 14)', () => {
+  test('behavior: the frame is placed and loaded only after the first paint; open() loads it at once', async () => {
+    const { modal } = setup()
+    const iframe = modal.element as HTMLIFrameElement
+    expect(iframe.isConnected).toBe(false)
+    expect(iframe.src).toBe('')
+    await vi.waitFor(() => expect(iframe.src).toBe(frameUrl))
+    expect(iframe.isConnected).toBe(true)
+
+    const early = createModal({ projectId: 'p', networks: [anvil], frameUrl, embedded: document.body })
+    cleanup.push(() => early.destroy())
+    void early.open().catch(() => {})
+    expect((early.element as HTMLIFrameElement).src).toBe(frameUrl)
+    expect(early.element.isConnected).toBe(true)
   })
 })
 

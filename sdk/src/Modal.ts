@@ -36,7 +36,6 @@ export function createModal(options: ModalOptions): Modal {
   if (!config.projectId) log.error(text.projectIdMissing)
 
   const iframe = document.createElement('iframe')
-  iframe.src = frameUrl.href
   iframe.title = text.frameTitle
   iframe.allow = 'clipboard-write'
   iframe.referrerPolicy = 'origin'
@@ -50,8 +49,6 @@ export function createModal(options: ModalOptions): Modal {
   seen(false)
   dialog.append(iframe)
   const element = embedded ? iframe : dialog
-  if (embedded) embedded.append(iframe)
-  else if (!options.disableAppend) document.body.append(dialog)
 
   let state: State = { open: !!embedded, view: 'Connect', loading: false, status: 'disconnected' }
   let settle: { resolve(result: OpenResult): void; reject(error: unknown): void } | undefined
@@ -77,6 +74,20 @@ export function createModal(options: ModalOptions): Modal {
     onEvent: (event) => void ready.then((channel) => channel.call('walletEvent', event)).catch(log.warn),
   })
   let loadTimer: ReturnType<typeof setTimeout>
+  let failLoad: (error: Error) => void
+  // The frame is placed and loads once the host page has drawn itself and gone idle (at most 1 s), so
+  // it never delays the page's own first paint (issue 14); anything that needs it sooner (open(), a
+  // provider request) loads it at once. It answers within the timeout.
+  const load = () => {
+    if (iframe.src || lifetime.signal.aborted) return
+    // Placed only now: even an empty frame added before the first paint delays it.
+    if (embedded) embedded.append(iframe)
+    else if (!options.disableAppend) document.body.append(dialog)
+    iframe.src = frameUrl.href
+    loadTimer = setTimeout(failLoad, loadTimeoutMs, Errors.frameUnavailable())
+  }
+  // Safari has no requestIdleCallback: the next task there.
+  const idle = self.requestIdleCallback ? requestIdleCallback(load, { timeout: 1_000 }) : setTimeout(load)
   const handshake = Channel.offer({ iframe, origin: frameUrl.origin, log, signal: lifetime.signal }).then((port) => {
     clearTimeout(loadTimer)
     const channel = Channel.create<Protocol.HostApi, Protocol.FrameApi>({
@@ -97,12 +108,12 @@ export function createModal(options: ModalOptions): Modal {
   // The frame either answers in time or every open() and request fails with a clear error.
   const ready = Promise.race([
     handshake,
-    new Promise<never>((_, reject) => (loadTimer = setTimeout(reject, loadTimeoutMs, Errors.frameUnavailable()))),
+    new Promise<never>((_, reject) => (failLoad = reject)),
   ])
   ready.catch(log.error)
 
   const provider = Provider.create((request) =>
-    ready.then((channel) => channel.call('request', request, { timeoutMs: personTimeoutMs })),
+    (load(), ready).then((channel) => channel.call('request', request, { timeoutMs: personTimeoutMs })),
   )
 
   function onFrameEvent(event: Protocol.FrameEvent) {
@@ -180,6 +191,7 @@ export function createModal(options: ModalOptions): Modal {
   const modal: Modal = {
     element,
     open(openOptions = {}) {
+      load()
       const result = show()
       ready
         .then((channel) => channel.call('open', { view: openOptions.view, arguments: openOptions.arguments }))
@@ -209,6 +221,7 @@ export function createModal(options: ModalOptions): Modal {
     destroy() {
       finishClose({ status: 'closed' })
       clearTimeout(loadTimer)
+      ;(self.cancelIdleCallback ?? clearTimeout)(idle)
       wallets.stop()
       lifetime.abort(Errors.disconnected())
       element.remove()
