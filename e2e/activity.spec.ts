@@ -184,7 +184,9 @@ test.describe('NFTs', () => {
     await expect(grid.getByRole('img', { name: 'Doorway Lantern' })).toBeVisible()
     await expect(grid.getByRole('listitem').filter({ hasText: 'Doorway Lantern' })).toContainText('×4')
     await expect(grid.getByText(/Reward Pass|Claim Your Rewards|Compass/)).toHaveCount(0)
-    // The images are the collections' own on-chain artwork, served by the api and really drawn (once loaded).
+    // The images are the collections' own on-chain artwork, served by the api and really drawn once a
+    // person scrolls to them (they load lazily).
+    for (const image of await grid.getByRole('img').all()) await image.scrollIntoViewIfNeeded()
     const drawn = () => grid.getByRole('img').evaluateAll((images) => images.map((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0))
     await expect.poll(drawn).toEqual([true, true, true])
     await expectAccessible(page)

@@ -175,8 +175,9 @@ test.describe('SDK lifecycle', () => {
     const result = await page.evaluate(async (network) => {
       const sdk = (window as unknown as { Doorway: Sdk }).Doorway
       const modal = sdk.createModal({ projectId: 'p', networks: [network] })
-      const frames = document.querySelectorAll('iframe').length
+      // open() places and loads the frame at once (otherwise that waits for the page to go idle).
       const opened = modal.open()
+      const frames = document.querySelectorAll('iframe').length
       modal.destroy()
       return { before: frames, after: document.querySelectorAll('iframe').length, opened: await opened, inDom: modal.element.isConnected }
     }, anvil)
