@@ -123,7 +123,11 @@ export function format(report: Report): string[] {
   for (const rate of rates) {
     const f = median(report[rate].floor.map((r) => r.buttonVisibleMs))
     const d = median(report[rate].doorway.map((r) => r.buttonVisibleMs))
-    lines.push(`  ${`button visible, ${rate}x CPU`.padEnd(34)}${ms(f)}${ms(d)}${ratio(d, f)}   (${(d - f >= 0 ? '+' : '') + (d - f).toFixed(1)} ms)`)
+    // The spread of each, to judge "within noise".
+    const range = (runs: Run[]) => `${Math.min(...runs.map((r) => r.buttonVisibleMs)).toFixed(0)}–${Math.max(...runs.map((r) => r.buttonVisibleMs)).toFixed(0)}`
+    lines.push(
+      `  ${`button visible, ${rate}x CPU`.padEnd(34)}${ms(f)}${ms(d)}${ratio(d, f)}   (${(d - f >= 0 ? '+' : '') + (d - f).toFixed(1)} ms; runs ${range(report[rate].floor)} vs ${range(report[rate].doorway)} ms)`,
+    )
   }
   const f = median(report[1].floor.map((r) => r.jsBytes))
   const d = median(report[1].doorway.map((r) => r.jsBytes))
