@@ -87,7 +87,7 @@ export function createModal(options: ModalOptions): Modal {
     loadTimer = setTimeout(failLoad, loadTimeoutMs, Errors.frameUnavailable())
   }
   // Safari has no requestIdleCallback: the next task there.
-  const idle = self.requestIdleCallback ? requestIdleCallback(load, { timeout: 1_000 }) : setTimeout(load)
+  const idle = typeof requestIdleCallback == 'function' ? requestIdleCallback(load, { timeout: 1_000 }) : setTimeout(load)
   const handshake = Channel.offer({ iframe, origin: frameUrl.origin, log, signal: lifetime.signal }).then((port) => {
     clearTimeout(loadTimer)
     const channel = Channel.create<Protocol.HostApi, Protocol.FrameApi>({
@@ -221,7 +221,7 @@ export function createModal(options: ModalOptions): Modal {
     destroy() {
       finishClose({ status: 'closed' })
       clearTimeout(loadTimer)
-      ;(self.cancelIdleCallback ?? clearTimeout)(idle)
+      ;(self.cancelIdleCallback ?? clearTimeout)(idle as never)
       wallets.stop()
       lifetime.abort(Errors.disconnected())
       element.remove()
