@@ -22,7 +22,7 @@ import { checkChainAtom, closeModalAtom, homeAtom, intentAtom, modalStateAtom, o
 import { restoreWalletConnectAtom, warmWalletConnectAtom } from '../state/walletConnect.js'
 import { hostWalletsAtom } from '../state/wallets.js'
 import { loadEmailLogin, loadSocialLogin } from '../views/Connect/Connect.js'
-import { featureOf } from '../views/View.js'
+import { featureOf, preloadAfterIntent } from '../views/View.js'
 import * as Requests from './requests.js'
 
 type Store = ReturnType<typeof createStore>
@@ -100,6 +100,8 @@ export async function connect(options: { store: Store; log: Logger.Logger; paren
   const unsubscribeIntent = store.sub(intentAtom, () => {
     unsubscribeIntent()
     if (storedConnectorId() !== walletConnectId) store.set(warmWalletConnectAtom)
+    const config = store.get(configAtom)
+    if (config) preloadAfterIntent(config)
   })
   store.sub(chainIdAtom, () => store.set(checkChainAtom))
   // spec §4: closing the modal rejects a pending embedded-wallet request (4001).

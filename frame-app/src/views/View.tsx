@@ -19,12 +19,25 @@ const later = (text: string) => () => <Placeholder>{text}</Placeholder>
 
 // Only Connect is in the first chunk: it is drawn ahead while the modal is closed (issue 14). The
 // views a click or a connection leads to load then; Account's chunk carries its Tokens tab.
-const Account = lazy(() => import('./Account/Account.js').then((m) => ({ default: m.Account })))
+const loadAccount = () => import('./Account/Account.js')
+const Account = lazy(() => loadAccount().then((m) => ({ default: m.Account })))
 const AllWallets = lazy(() => import('./AllWallets/AllWallets.js').then((m) => ({ default: m.AllWallets })))
-const ConnectingExternal = lazy(() => import('./ConnectingExternal/ConnectingExternal.js').then((m) => ({ default: m.ConnectingExternal })))
+const ConnectingExternal = lazy(() => loadConnectingExternal().then((m) => ({ default: m.ConnectingExternal })))
 const Networks = lazy(() => import('./Networks/Networks.js').then((m) => ({ default: m.Networks })))
 const UnsupportedChain = lazy(() => import('./UnsupportedChain/UnsupportedChain.js').then((m) => ({ default: m.UnsupportedChain })))
 const loadSignInView = () => import('./SIWXSignMessage/SIWXSignMessage.js')
+const loadConnectingExternal = () => import('./ConnectingExternal/ConnectingExternal.js')
+
+/**
+ * Once the person opened the modal (issue 14: never before), the small views a connection leads to
+ * load in the background, so no spinner shows where the person waits on nothing: choosing a wallet,
+ * the account, and the sign-in when the dapp asks for one.
+ */
+export function preloadAfterIntent(config: Protocol.Config) {
+  void loadConnectingExternal()
+  void loadAccount()
+  if (config.siwx) void loadSignInView().then(() => import('../state/siwxFlow.js'))
+}
 const loadWalletConnectViews = () => import('./ConnectingWalletConnect/ConnectingWalletConnect.js')
 // The Send flow's steps are one chunk (viem's encoder among them).
 const loadSendViews = () => import('./Send/index.js')
