@@ -1,6 +1,16 @@
 import { describe, expect, test } from 'vitest'
 import * as Name from './Name.js'
 
+describe('stripZone', () => {
+  test.each([
+    ['alice.doorway.id', 'alice'],
+    ['Alice.Doorway.ID', 'Alice'],
+    ['alice', 'alice'],
+    ['alice.other.id', 'alice.other.id'],
+    ['.doorway.id', ''],
+  ])('behavior: %s → %s', (typed, label) => expect(Name.stripZone(typed)).toBe(label))
+})
+
 describe('isValidName', () => {
   test.each([['abcd'], ['alice'], ['Alice-99'], ['1234'], ['----'], ['a-b-c-d-e-f'], ['x'.repeat(64)]])(
     'behavior: accepts %s',

@@ -8,6 +8,12 @@ export function isValidName(value: unknown): boolean {
   return typeof value === 'string' && name.test(value)
 }
 
+/** What was typed without the zone, if it was typed (`alice.doorway.id` → `alice`); the label is not checked. */
+export function stripZone(value: string): string {
+  const zone = `.${defaultZone}`
+  return value.toLowerCase().endsWith(zone) ? value.slice(0, -zone.length) : value
+}
+
 /**
  * A name a person may send to: a valid label, optionally with its zone (`alice` or `alice.doorway.id`).
  * Never `0x…`: that is an address, whole or mistyped.

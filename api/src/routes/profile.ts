@@ -101,8 +101,7 @@ function profile(record: NameRecord) {
 
 /** A label (spec §5: at least 4 letters, digits or hyphens), optionally with the zone after it. */
 function labelOf(value: string): string {
-  const suffix = `.${Name.defaultZone}`
-  const label = value.toLowerCase().endsWith(suffix) ? value.slice(0, -suffix.length) : value
+  const label = Name.stripZone(value)
   if (!Name.isValidName(label)) throw Http.badRequest('Invalid name: at least 4 characters, only letters, digits and hyphens')
   return label.toLowerCase()
 }

@@ -11,6 +11,7 @@ import { namesText } from '@doorway/shared/messages/names'
 import * as Name from '@doorway/shared/Name'
 import { atom } from 'jotai'
 import { ApiError } from '../api/client.js'
+import { personalSign } from '../connectors/personalSign.js'
 import { apiAtom } from './api.js'
 import { accountAtom } from './connection.js'
 import { nameRegisteredAtom } from './names.js'
@@ -23,14 +24,12 @@ export type NameRule = keyof typeof namesText.rules
 export type NameCheck = { status: 'empty' } | { status: 'invalid'; rule: NameRule } | { status: 'valid'; label: string; name: string }
 
 export function checkName(text: string): NameCheck {
-  const zone = `.${Name.defaultZone}`
-  const typed = text.trim()
-  const label = typed.toLowerCase().endsWith(zone) ? typed.slice(0, -zone.length) : typed
+  const label = Name.stripZone(text.trim())
   if (!label) return { status: 'empty' }
   // The characters first: a name of 4 wrong characters is told what is wrong with them.
   if (!/^[a-zA-Z0-9-]*$/.test(label)) return { status: 'invalid', rule: 'characters' }
   if (!Name.isValidName(label)) return { status: 'invalid', rule: 'tooShort' }
-  return { status: 'valid', label: label.toLowerCase(), name: `${label.toLowerCase()}${zone}` }
+  return { status: 'valid', label: label.toLowerCase(), name: `${label.toLowerCase()}.${Name.defaultZone}` }
 }
 
 /** The name as the person typed it. */
@@ -134,9 +133,7 @@ export const registerNameAtom = atom(null, async (get, set): Promise<RegisterOut
   set(registrationAtom, { status: 'signing', name })
   let signature: string
   try {
-    const signed = await account.connector.request({ method: 'personal_sign', params: [utf8Hex(message), account.address] })
-    if (typeof signed !== 'string' || !/^0x[\da-f]+$/i.test(signed)) throw new Error('The wallet answered without a signature')
-    signature = signed
+    signature = await personalSign(account, message)
   } catch (error) {
     if ((error as { code?: unknown } | null)?.code === Errors.codes.userRejected) return fail('rejected', errors.signatureDeclined)
     return fail('failed', format(errors.registerNameFailed, { name }))
@@ -155,10 +152,3 @@ export const registerNameAtom = atom(null, async (get, set): Promise<RegisterOut
   set(replaceFromAtom, 'RegisterAccountName', { view: 'RegisterAccountNameSuccess', name })
   return { status: 'registered', name }
 })
-
-/** personal_sign carries the message as the hex of its UTF-8 bytes (EIP-191), as viem's toHex gives it. */
-function utf8Hex(text: string): `0x${string}` {
-  let hex = ''
-  for (const byte of new TextEncoder().encode(text)) hex += byte.toString(16).padStart(2, '0')
-  return `0x${hex}`
-}

@@ -12,7 +12,7 @@ import { siwxText } from '@doorway/shared/messages/siwx'
 import * as Protocol from '@doorway/shared/Protocol'
 import * as S from '@doorway/shared/Schema'
 import { atom, type Getter, type Setter } from 'jotai'
-import { stringToHex } from 'viem'
+import { personalSign } from '../connectors/personalSign.js'
 import { configAtom, hostOriginAtom } from './config.js'
 import { type Account, accountAtom, disconnectAtom, toProtocol } from './connection.js'
 import { hostAtom, notifyAtom } from './host.js'
@@ -212,9 +212,7 @@ async function sign(get: Getter, account: Account, message: string): Promise<str
     const args = { message, chainId: account.chainId, accountAddress: account.address }
     return call(get, 'signMessage', [args], S.string({ min: 1, max: 65_536 }), signTimeoutMs)
   }
-  const signature = await account.connector.request({ method: 'personal_sign', params: [stringToHex(message), account.address] })
-  if (typeof signature !== 'string' || !/^0x[0-9a-fA-F]+$/.test(signature)) throw new Error('The wallet returned no signature')
-  return signature
+  return personalSign(account, message)
 }
 
 /** spec §4: cancelling disconnects when sign-in is required, otherwise closes (connected, without a session). */
