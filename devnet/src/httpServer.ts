@@ -1,9 +1,10 @@
 /**
  * What the devnet's small web apps (the WalletConnect test wallet page, the sandbox onramp) share:
  * errors with a status, a bounded JSON body, loopback checks against DNS rebinding, and their answers'
- * security headers. `import * as HttpServer from './httpServer.js'`.
+ * security headers, and listening on loopback only. `import * as HttpServer from './httpServer.js'`.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 
 export class HttpError extends Error {
   constructor(
@@ -58,4 +59,36 @@ export const securityHeaders = { 'x-content-type-options': 'nosniff', 'referrer-
 
 export function sendJson(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { ...securityHeaders, 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body))
+}
+
+/**
+ * Serves `handle` on a loopback host only (`name` says who refused another). `stop` drops every
+ * connection, idle or kept alive by a polling page, then waits for `finish` (work under way, such as a
+ * delivery that must not be left half-told). Port 0 picks a free port; `url` says which.
+ */
+export function listenLoopback(options: {
+  name: string
+  port: number
+  host?: string | undefined
+  handle(req: IncomingMessage, res: ServerResponse): void
+  finish(): Promise<unknown>
+}): Promise<{ url: string; stop(): Promise<void> }> {
+  const { name, port, host = '127.0.0.1', handle, finish } = options
+  if (!isLoopback(host)) return Promise.reject(new Error(`The ${name} listens on loopback only, not ${host}`))
+  const server = createServer(handle)
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      const bound = (server.address() as AddressInfo).port
+      resolve({
+        url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`,
+        async stop() {
+          const closed = new Promise((done) => server.close(done))
+          server.closeAllConnections()
+          await Promise.all([closed, finish()])
+        },
+      })
+    })
+  })
 }

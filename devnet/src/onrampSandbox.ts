@@ -12,13 +12,12 @@
  * GET /api/orders/{id}. Orders are kept in memory: a devnet stand-in loses them on restart.
  */
 import { randomUUID } from 'node:crypto'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ChainId } from '@doorway/shared/Caip'
 import { type Address, type Hex, createPublicClient, createWalletClient, erc20Abi, getAddress, http, isAddress, parseUnits } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import * as Anvil from './anvil.js'
-import { type Body, HttpError, isLoopback, isLoopbackHost, readJson, securityHeaders, sendJson } from './httpServer.js'
+import { type Body, HttpError, isLoopbackHost, listenLoopback, readJson, securityHeaders, sendJson } from './httpServer.js'
 import * as Page from './onramp/page.js'
 import * as Tokens from './tokens.js'
 
@@ -118,26 +117,9 @@ export type Asset = {
 }
 
 export function start(options: start.Options): Promise<start.ReturnType> {
-  const { port, host = '127.0.0.1' } = options
-  if (!isLoopback(host)) return Promise.reject(new Error(`The sandbox onramp listens on loopback only, not ${host}`))
   const app = createApp(options)
-  const server = createServer((req, res) => void handle(app, req, res))
-  return new Promise((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, host, () => {
-      server.off('error', reject)
-      const bound = (server.address() as AddressInfo).port
-      resolve({
-        url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`,
-        async stop() {
-          const closed = new Promise((done) => server.close(done))
-          server.closeAllConnections()
-          // A delivery under way finishes: its chain must not be left with a half-told order.
-          await Promise.all([closed, app.idle()])
-        },
-      })
-    })
-  })
+  // A delivery under way finishes on stop: its chain must not be left with a half-told order.
+  return listenLoopback({ name: 'sandbox onramp', port: options.port, host: options.host, handle: (req, res) => void handle(app, req, res), finish: app.idle })
 }
 export declare namespace start {
   type Options = {

@@ -4,9 +4,8 @@
  * Dev only, never shipped. `import * as TestWalletPage from './testWalletPage.js'` → `await TestWalletPage.start({ … })`.
  */
 import { createHash } from 'node:crypto'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { type Body, HttpError, isLoopback, isLoopbackHost, readJson, securityHeaders, sendJson } from './httpServer.js'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { type Body, HttpError, isLoopbackHost, listenLoopback, readJson, securityHeaders, sendJson } from './httpServer.js'
 import * as TestWallet from './testWallet.js'
 
 export const limits = {
@@ -21,26 +20,10 @@ export const limits = {
 }
 
 export function start(options: start.Options): Promise<start.ReturnType> {
-  const { port, relayUrl, chains, host = '127.0.0.1' } = options
-  if (!isLoopback(host)) return Promise.reject(new Error(`The test wallet page listens on loopback only, not ${host}`))
+  const { port, relayUrl, chains, host } = options
   const app = createApp(relayUrl, chains)
-  const server = createServer((req, res) => void handle(app, req, res))
-  return new Promise((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, host, () => {
-      server.off('error', reject)
-      const bound = (server.address() as AddressInfo).port
-      resolve({
-        url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}/`,
-        async stop() {
-          // A polling page keeps a connection alive: close drops idle ones, closeAllConnections the rest.
-          const closed = new Promise((done) => server.close(done))
-          server.closeAllConnections()
-          await Promise.all([closed, app.stop()])
-        },
-      })
-    })
-  })
+  const handler = (req: IncomingMessage, res: ServerResponse) => void handle(app, req, res)
+  return listenLoopback({ name: 'test wallet page', port, host, handle: handler, finish: app.stop }).then((served) => ({ ...served, url: `${served.url}/` }))
 }
 export declare namespace start {
   type Options = {
