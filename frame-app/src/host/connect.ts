@@ -96,12 +96,15 @@ export async function connect(options: { store: Store; log: Logger.Logger; paren
   store.sub(modalStateAtom, () => store.set(notifyAtom, { type: 'state', state: state() }))
   // The view drawn ahead follows the connection while the modal is closed.
   store.sub(connectedAtom, () => store.set(homeAtom))
-  // The first opening warms the WalletConnect connector: its chunk and the relay, for a fast QR.
+  // After the first opening, once the frame is idle (never on the open path): the WalletConnect
+  // connector warms (its chunk and the relay, for a fast QR) and the views a connection leads to load.
   const unsubscribeIntent = store.sub(intentAtom, () => {
     unsubscribeIntent()
-    if (storedConnectorId() !== walletConnectId) store.set(warmWalletConnectAtom)
-    const config = store.get(configAtom)
-    if (config) preloadAfterIntent(config)
+    whenIdle(() => {
+      if (storedConnectorId() !== walletConnectId) store.set(warmWalletConnectAtom)
+      const config = store.get(configAtom)
+      if (config) preloadAfterIntent(config)
+    })
   })
   store.sub(chainIdAtom, () => store.set(checkChainAtom))
   // spec §4: closing the modal rejects a pending embedded-wallet request (4001).
@@ -138,4 +141,10 @@ function wireAnalytics(store: Store) {
     else if (account && previous && account.chainId !== previous.chainId) void store.set(trackAtom, 'SWITCH_NETWORK', { network: account.chainId })
     previous = account
   })
+}
+
+/** Runs `work` when the frame is idle (within 2 s); Safari has no requestIdleCallback. */
+function whenIdle(work: () => void) {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 2_000 })
+  else setTimeout(work, 200)
 }

@@ -44,8 +44,7 @@ const openingRoute = (get: Getter, view?: Route) =>
 export const openModalAtom = atom(null, (get, set, view?: Route) => {
   const route = openingRoute(get, view)
   // The view opening shows is usually drawn already (homeAtom): then opening only shows it.
-  const drawn = get(historyAtom)
-  if (!(drawn.length === 1 && isSameRoute(drawn[0]!, route))) set(resetAtom, route)
+  if (!isDrawn(get(historyAtom), route)) set(resetAtom, route)
   set(intentAtom, true)
   set(openAtom, true)
 })
@@ -59,12 +58,14 @@ export const homeAtom = atom(null, (get, set) => {
   if (get(openAtom) || get(configAtom)?.embedded) return
   const route = openingRoute(get)
   const ahead = route.view === 'ConnectingWalletConnectBasic' ? { view: 'Connect' as const } : route
-  if (isSameRoute(History.current(get(historyAtom)) ?? route, ahead) && get(historyAtom).length === 1) return
+  if (isDrawn(get(historyAtom), ahead)) return
   set(directionAtom, 'none')
   set(historyAtom, History.reset(ahead))
 })
 
-const isSameRoute = (a: Route, b: Route) => a.view === b.view && Object.keys(a).length === 1 && Object.keys(b).length === 1
+/** The history is that one view, with no arguments on either side (a route with arguments is drawn anew). */
+const isDrawn = (history: History.History, route: Route) =>
+  history.length === 1 && history[0]!.view === route.view && Object.keys(history[0]!).length === 1 && Object.keys(route).length === 1
 
 export const closeModalAtom = atom(null, (get, set, options?: { silent?: boolean }) => {
   // spec §4: while sign-in is required, the person cannot close the sign views (a shake says so);

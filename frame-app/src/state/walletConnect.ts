@@ -64,12 +64,8 @@ export const loadWalletConnectAtom = atom(null, (get, set) => {
   return promise
 })
 
-/** Loads the chunk and reaches the relay in the background, so the QR appears fast (issue 5). */
-export const warmWalletConnectAtom = atom(null, (_get, set) => {
-  const idle = (callback: () => void) =>
-    typeof requestIdleCallback === 'function' ? requestIdleCallback(callback, { timeout: 2_000 }) : setTimeout(callback, 200)
-  idle(() => void set(loadWalletConnectAtom).catch(() => {}))
-})
+/** Loads the chunk and reaches the relay, so the QR appears fast (issue 5); host/connect.ts calls it when idle. */
+export const warmWalletConnectAtom = atom(null, (_get, set) => void set(loadWalletConnectAtom).catch(() => {}))
 
 /** How long reaching the relay (for a pairing, or to restore a session) may take before giving up. */
 export const relayTimeoutMs = 15_000
