@@ -36,6 +36,16 @@ describe('splitTwice and combine', () => {
     await expect(Shares.combine(s.device, s.recovery2, address)).rejects.toThrow('The shares do not rebuild this wallet')
   })
 
+  test('error: shares of two splits with the same x coordinate get the same refusal, not the library\'s', async () => {
+    const secret = Shares.entropy()
+    const address = Shares.evmAccount(secret).address
+    const s = await Shares.splitTwice(secret)
+    // The last byte is the share's x coordinate: make the two splits' shares collide on it.
+    const recovery1 = s.recovery1.slice()
+    recovery1[recovery1.length - 1] = s.server[s.server.length - 1]!
+    await expect(Shares.combine(s.server, recovery1, address)).rejects.toThrow('The shares do not rebuild this wallet: nothing is signed')
+  })
+
   test('error: a tampered share is refused by the address check (notes §4.2)', async () => {
     const secret = Shares.entropy()
     const address = Shares.evmAccount(secret).address

@@ -43,8 +43,12 @@ export function exportable(secret: Uint8Array): { mnemonic: string; privateKey: 
  * recorded: a tampered or mismatched share gives another address and is refused (notes §4.2).
  */
 export async function combine(a: Uint8Array, b: Uint8Array, expectedAddress: string): Promise<Uint8Array> {
-  const secret = await combineShares([a, b])
-  if (secret.length !== entropyBytes || evmAccount(secret).address.toLowerCase() !== expectedAddress.toLowerCase())
-    throw new Error('The shares do not rebuild this wallet: nothing is signed')
+  const refused = () => new Error('The shares do not rebuild this wallet: nothing is signed')
+  // Shares of two different splits may share their x coordinate (1 in 255): the library refuses them
+  // itself, which is the same refusal.
+  const secret = await combineShares([a, b]).catch(() => {
+    throw refused()
+  })
+  if (secret.length !== entropyBytes || evmAccount(secret).address.toLowerCase() !== expectedAddress.toLowerCase()) throw refused()
   return secret
 }
