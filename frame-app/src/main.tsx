@@ -1,6 +1,6 @@
 import * as Channel from '@doorway/shared/Channel'
 import * as Logger from '@doorway/shared/Logger'
-import { ui } from '@doorway/shared/Messages'
+import { ui } from '@doorway/shared/Texts'
 import { createStore } from 'jotai'
 import { createRoot } from 'react-dom/client'
 import { App } from './App.js'

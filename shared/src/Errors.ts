@@ -1,4 +1,4 @@
-import * as Messages from './Messages.js'
+import * as Texts from './Texts.js'
 
 // Bundled into the SDK: keep this module to classes and a few lookups, no helpers library.
 
@@ -52,7 +52,7 @@ export class CaipError extends DoorwayError {
   readonly input: unknown
 
   constructor(kind: 'chainId' | 'accountId', input: unknown) {
-    super(kind === 'chainId' ? Messages.invalidChainId : Messages.invalidAccountId, {
+    super(kind === 'chainId' ? Texts.invalidChainId : Texts.invalidAccountId, {
       code: kind === 'chainId' ? codes.invalidChainId : codes.default,
     })
     this.input = input
@@ -74,15 +74,15 @@ function make(code: number, message: string): DoorwayError {
  */
 export function fromCode(code: number, message?: string): DoorwayError {
   const standard: Record<number, string> = {
-    [codes.userRejected]: Messages.userRejected,
-    [codes.unauthorized]: Messages.unauthorized,
-    [codes.unsupportedMethod]: Messages.unsupportedMethod,
-    [codes.disconnected]: Messages.disconnected,
-    [codes.chainDisconnected]: Messages.chainDisconnected,
-    [codes.unrecognizedChain]: Messages.unrecognizedChain,
-    [codes.invalidChainId]: Messages.invalidChainId,
+    [codes.userRejected]: Texts.userRejected,
+    [codes.unauthorized]: Texts.unauthorized,
+    [codes.unsupportedMethod]: Texts.unsupportedMethod,
+    [codes.disconnected]: Texts.disconnected,
+    [codes.chainDisconnected]: Texts.chainDisconnected,
+    [codes.unrecognizedChain]: Texts.unrecognizedChain,
+    [codes.invalidChainId]: Texts.invalidChainId,
   }
-  return make(code, message || standard[code] || Messages.somethingWentWrong)
+  return make(code, message || standard[code] || Texts.somethingWentWrong)
 }
 
 // Each factory names only its own text, so a bundle carries only the texts it raises.
@@ -91,67 +91,67 @@ function provider(code: ProviderCode, message: string): ProviderRpcError {
 }
 
 export function userRejected(message?: string): ProviderRpcError {
-  return provider(codes.userRejected, message || Messages.userRejected)
+  return provider(codes.userRejected, message || Texts.userRejected)
 }
 
 export function unauthorized(message?: string): ProviderRpcError {
-  return provider(codes.unauthorized, message || Messages.unauthorized)
+  return provider(codes.unauthorized, message || Texts.unauthorized)
 }
 
 export function unsupportedMethod(message?: string): ProviderRpcError {
-  return provider(codes.unsupportedMethod, message || Messages.unsupportedMethod)
+  return provider(codes.unsupportedMethod, message || Texts.unsupportedMethod)
 }
 
 export function disconnected(message?: string): ProviderRpcError {
-  return provider(codes.disconnected, message || Messages.disconnected)
+  return provider(codes.disconnected, message || Texts.disconnected)
 }
 
 export function chainDisconnected(message?: string): ProviderRpcError {
-  return provider(codes.chainDisconnected, message || Messages.chainDisconnected)
+  return provider(codes.chainDisconnected, message || Texts.chainDisconnected)
 }
 
 export function unrecognizedChain(message?: string): ProviderRpcError {
-  return provider(codes.unrecognizedChain, message || Messages.unrecognizedChain)
+  return provider(codes.unrecognizedChain, message || Texts.unrecognizedChain)
 }
 
 export function siweAndSiwx(): ConfigError {
-  return new ConfigError(Messages.siweConfigAndSiwx) // spec §5
+  return new ConfigError(Texts.siweConfigAndSiwx) // spec §5
 }
 
 export function invalidOption(option: string): ConfigError {
   // Bundled into the SDK: a plain replace rather than the catalogue's format(), for size.
-  return new ConfigError(Messages.invalidOption.replace('{option}', option))
+  return new ConfigError(Texts.invalidOption.replace('{option}', option))
 }
 
 export function aborted(): DoorwayError {
-  return new DoorwayError(Messages.requestAborted) // spec §8
+  return new DoorwayError(Texts.requestAborted) // spec §8
 }
 
 /** spec §7: embedded-wallet requests time out */
 export function timedOut(): DoorwayError {
-  return new DoorwayError(Messages.requestTimedOut)
+  return new DoorwayError(Texts.requestTimedOut)
 }
 
 /** A request naming a wallet uuid the host never announced (DESIGN.md §4). */
 export function unknownWallet(): ProviderRpcError {
-  return provider(codes.unauthorized, Messages.unknownWallet)
+  return provider(codes.unauthorized, Texts.unknownWallet)
 }
 
 /** spec §4 EVM network switch: neither switching nor adding worked. */
 export function chainNotSupported(cause?: unknown): DoorwayError {
-  return new DoorwayError(Messages.errors.chainNotSupported, { code: codes.unrecognizedChain, cause })
+  return new DoorwayError(Texts.errors.chainNotSupported, { code: codes.unrecognizedChain, cause })
 }
 
 export function notInitialized(): DoorwayError {
-  return new DoorwayError(Messages.errors.notInitialized)
+  return new DoorwayError(Texts.errors.notInitialized)
 }
 
 export function featureOff(view: string, feature: string): ConfigError {
-  return new ConfigError(Messages.format(Messages.errors.featureOff, { view, feature }))
+  return new ConfigError(Texts.format(Texts.errors.featureOff, { view, feature }))
 }
 
 export function frameUnavailable(): DoorwayError {
-  return new DoorwayError(Messages.frameUnavailable)
+  return new DoorwayError(Texts.frameUnavailable)
 }
 
 export type Serialized = { code: number; message: string }
@@ -171,7 +171,7 @@ export function deserialize(x: unknown): DoorwayError {
   if (typeof x === 'object' && x !== null) {
     const { code, message } = x as { code?: unknown; message?: unknown }
     if (typeof code === 'number' && Number.isInteger(code) && typeof message === 'string')
-      return make(code, message || Messages.somethingWentWrong)
+      return make(code, message || Texts.somethingWentWrong)
   }
-  return make(codes.default, Messages.somethingWentWrong)
+  return make(codes.default, Texts.somethingWentWrong)
 }

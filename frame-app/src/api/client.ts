@@ -5,7 +5,7 @@
  */
 import type { ChainId } from '@doorway/shared/Caip'
 import * as Constants from '@doorway/shared/Constants'
-import { errors, format } from '@doorway/shared/Messages'
+import { errors, format } from '@doorway/shared/Texts'
 import * as Name from '@doorway/shared/Name'
 import * as S from '@doorway/shared/Schema'
 import type { QuoteRequest, UrlRequest } from './fallbacks.js'

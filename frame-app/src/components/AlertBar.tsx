@@ -1,4 +1,4 @@
-import { ui } from '@doorway/shared/Messages'
+import { ui } from '@doorway/shared/Texts'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { alertAtom, dismissAlertAtom } from '../state/alerts.js'
 import { IconButton } from './IconButton.js'

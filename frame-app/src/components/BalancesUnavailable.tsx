@@ -1,5 +1,5 @@
-import { format } from '@doorway/shared/Messages'
-import { tokensText } from '@doorway/shared/messages/tokens'
+import { format } from '@doorway/shared/Texts'
+import { tokensText } from '@doorway/shared/texts/tokens'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
 import { loadTokensAtom, retryAt, tokensAtom } from '../state/tokens.js'

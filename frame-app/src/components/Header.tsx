@@ -1,4 +1,4 @@
-import { ui } from '@doorway/shared/Messages'
+import { ui } from '@doorway/shared/Texts'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { closeModalAtom, goBackAtom } from '../state/modal.js'
 import { canGoBackAtom, routeAtom } from '../state/router.js'

@@ -3,7 +3,7 @@
  * toasts. It fills the transparent iframe and draws its own backdrop (DESIGN.md §4).
  */
 import * as Constants from '@doorway/shared/Constants'
-import { ui } from '@doorway/shared/Messages'
+import { ui } from '@doorway/shared/Texts'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { type CSSProperties, Suspense, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import { configAtom } from '../state/config.js'

@@ -1,5 +1,5 @@
 import * as Address from '@doorway/shared/Address'
-import { sendText } from '@doorway/shared/messages/send'
+import { sendText } from '@doorway/shared/texts/send'
 import { IconButton } from './IconButton.js'
 import { useCopy } from './useCopy.js'
 

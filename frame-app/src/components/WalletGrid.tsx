@@ -2,7 +2,7 @@
  * A virtualised grid of wallets: only the rows in view (plus a few) are in the DOM, so the whole
  * catalogue scrolls smoothly. Near the end it asks for more (infinite scroll).
  */
-import { allWalletsText } from '@doorway/shared/messages/allWallets'
+import { allWalletsText } from '@doorway/shared/texts/allWallets'
 import { useState } from 'react'
 import type { Wallet } from '../state/catalogue.js'
 import { WalletIcon } from './WalletIcon.js'

@@ -1,6 +1,6 @@
 import type * as Errors from '@doorway/shared/Errors'
-import { format } from '@doorway/shared/Messages'
-import { unsupportedText } from '@doorway/shared/messages/unsupported'
+import { format } from '@doorway/shared/Texts'
+import { unsupportedText } from '@doorway/shared/texts/unsupported'
 import { useAtomValue, useStore } from 'jotai'
 import { useEffect, useState } from 'react'
 import { configAtom } from '../state/config.js'

@@ -5,7 +5,7 @@
 import * as Channel from '@doorway/shared/Channel'
 import * as Errors from '@doorway/shared/Errors'
 import type * as Logger from '@doorway/shared/Logger'
-import { alerts } from '@doorway/shared/Messages'
+import { alerts } from '@doorway/shared/Texts'
 import * as Protocol from '@doorway/shared/Protocol'
 import { expose } from 'comlink'
 import type { createStore } from 'jotai'

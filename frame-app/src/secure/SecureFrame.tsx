@@ -6,7 +6,7 @@
 import * as Channel from '@doorway/shared/Channel'
 import { expose } from 'comlink'
 import * as Logger from '@doorway/shared/Logger'
-import { ui } from '@doorway/shared/Messages'
+import { ui } from '@doorway/shared/Texts'
 import * as Protocol from '@doorway/shared/Protocol'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useRef } from 'react'

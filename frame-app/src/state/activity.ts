@@ -10,7 +10,7 @@
 import type { ChainId } from '@doorway/shared/Caip'
 import * as Constants from '@doorway/shared/Constants'
 import * as Format from '@doorway/shared/Format'
-import { errors } from '@doorway/shared/Messages'
+import { errors } from '@doorway/shared/Texts'
 import { atom, type Getter } from 'jotai'
 import type { Transaction } from '../api/client.js'
 import { apiAtom } from './api.js'

@@ -4,7 +4,7 @@
  * means the host origin is not on the project's allowlist: the 'Invalid App Configuration' alert,
  * shown once (spec §8).
  */
-import { alerts, format } from '@doorway/shared/Messages'
+import { alerts, format } from '@doorway/shared/Texts'
 import { atom } from 'jotai'
 import { ApiError } from '../api/client.js'
 import { raiseAlertAtom } from './alerts.js'

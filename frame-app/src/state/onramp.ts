@@ -9,8 +9,8 @@
  * quote (spec §8) are shown as such and never bought on.
  */
 import * as Ids from '@doorway/shared/Ids'
-import { core, format } from '@doorway/shared/Messages'
-import { onrampText } from '@doorway/shared/messages/onramp'
+import { core, format } from '@doorway/shared/Texts'
+import { onrampText } from '@doorway/shared/texts/onramp'
 import { atom, type Getter, type Setter } from 'jotai'
 import type { OnrampOptions, OnrampQuote, PaymentMethod } from '../api/client.js'
 import { recordOnrampAtom } from './activity.js'

@@ -6,8 +6,8 @@
  */
 import * as Constants from '@doorway/shared/Constants'
 import * as Format from '@doorway/shared/Format'
-import { format } from '@doorway/shared/Messages'
-import { onrampText } from '@doorway/shared/messages/onramp'
+import { format } from '@doorway/shared/Texts'
+import { onrampText } from '@doorway/shared/texts/onramp'
 import type * as Protocol from '@doorway/shared/Protocol'
 import type { ChainId } from '@doorway/shared/Caip'
 import type { OnrampNetwork, OnrampOptions, OnrampQuote, OnrampQuoteRequest, OnrampUrlRequest, PaymentMethod, PurchaseCurrency, Transaction } from '../api/client.js'

@@ -7,8 +7,8 @@ import * as Address from '@doorway/shared/Address'
 import * as Caip from '@doorway/shared/Caip'
 import * as Errors from '@doorway/shared/Errors'
 import * as Name from '@doorway/shared/Name'
-import { format } from '@doorway/shared/Messages'
-import { sendText } from '@doorway/shared/messages/send'
+import { format } from '@doorway/shared/Texts'
+import { sendText } from '@doorway/shared/texts/send'
 import type * as Protocol from '@doorway/shared/Protocol'
 
 /** What the Send flow starts from: the token (native or a contract), and what else was given. */

@@ -1,6 +1,6 @@
 import * as Errors from '@doorway/shared/Errors'
-import { errors } from '@doorway/shared/Messages'
-import { siwxText } from '@doorway/shared/messages/siwx'
+import { errors } from '@doorway/shared/Texts'
+import { siwxText } from '@doorway/shared/texts/siwx'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { createStore } from 'jotai'
 import { mnemonicToAccount } from 'viem/accounts'

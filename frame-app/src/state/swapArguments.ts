@@ -6,8 +6,8 @@
  */
 import * as Caip from '@doorway/shared/Caip'
 import * as Errors from '@doorway/shared/Errors'
-import { format } from '@doorway/shared/Messages'
-import { swapText } from '@doorway/shared/messages/swap'
+import { format } from '@doorway/shared/Texts'
+import { swapText } from '@doorway/shared/texts/swap'
 import type * as Protocol from '@doorway/shared/Protocol'
 
 /** A token as the dapp named it: the native token, a contract, or a symbol to find in the list. */

@@ -4,7 +4,7 @@
  * only 30 s after the last failure (spec §5, §9).
  */
 import * as Constants from '@doorway/shared/Constants'
-import { errors } from '@doorway/shared/Messages'
+import { errors } from '@doorway/shared/Texts'
 import { atom } from 'jotai'
 import type { Balance } from '../api/client.js'
 import { apiAtom } from './api.js'

@@ -1,6 +1,6 @@
 import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
-import { walletConnectText } from '@doorway/shared/messages/walletConnect'
+import { walletConnectText } from '@doorway/shared/texts/walletConnect'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { createStore } from 'jotai'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'

@@ -5,7 +5,7 @@
  */
 import * as Address from '@doorway/shared/Address'
 import * as Errors from '@doorway/shared/Errors'
-import { alerts } from '@doorway/shared/Messages'
+import { alerts } from '@doorway/shared/Texts'
 import { atom } from 'jotai'
 import { type Connector, walletConnectId } from '../connectors/Connector.js'
 import type * as WalletConnect from '../connectors/walletConnect.js'

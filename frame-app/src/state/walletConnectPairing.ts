@@ -7,7 +7,7 @@
  */
 import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
-import { walletConnectText } from '@doorway/shared/messages/walletConnect'
+import { walletConnectText } from '@doorway/shared/texts/walletConnect'
 import { atom } from 'jotai'
 import { type Wallet, rememberWalletAtom } from './catalogue.js'
 import { adoptSessionAtom, clientSlotAtom, loadWalletConnectAtom, providerErrorAtom, relayTimeoutMs } from './walletConnect.js'

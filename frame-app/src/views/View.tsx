@@ -3,7 +3,7 @@
  * interface parts (spec §1), the feature that must be on. Feature views are lazy chunks, fetched only
  * when rendered, which only happens when their feature is on.
  */
-import { ui } from '@doorway/shared/Messages'
+import { ui } from '@doorway/shared/Texts'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { type ComponentType, lazy } from 'react'
 import { Placeholder } from '../components/Placeholder.js'

@@ -4,7 +4,7 @@
  * export (/v1/export). `import * as Codes from './codes.js'`.
  */
 import * as Ids from '@doorway/shared/Ids'
-import * as Messages from '@doorway/shared/Messages'
+import * as Texts from '@doorway/shared/Texts'
 import type { Server } from './app.js'
 import * as Http from './http.js'
 import * as Mail from './mail.js'
@@ -13,7 +13,7 @@ import type { Challenge } from './storage/Storage.js'
 
 /** spec §5: 'Please try again after {n} seconds', with the reason and the seconds for the client. */
 const throttled = (refusal: Otp.Refusal) =>
-  new Http.HttpError(429, Messages.format(Messages.errors.emailLoginThrottled, { n: refusal.retryAfter }), refusal)
+  new Http.HttpError(429, Texts.format(Texts.errors.emailLoginThrottled, { n: refusal.retryAfter }), refusal)
 
 const refusals: Record<Exclude<Otp.Outcome, 'ok'>, string> = {
   wrong: 'The code is not right',

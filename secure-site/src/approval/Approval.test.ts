@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { format } from '@doorway/shared/Messages'
-import { approveText } from '@doorway/shared/messages/approve'
+import { format } from '@doorway/shared/Texts'
+import { approveText } from '@doorway/shared/texts/approve'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import * as Approval from './Approval.js'
 import type { Description } from './describe.js'

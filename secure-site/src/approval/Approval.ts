@@ -1,7 +1,7 @@
 import './approval.css'
 import { codes, DoorwayError } from '@doorway/shared/Errors'
-import { format, requestAborted } from '@doorway/shared/Messages'
-import { approveText } from '@doorway/shared/messages/approve'
+import { format, requestAborted } from '@doorway/shared/Texts'
+import { approveText } from '@doorway/shared/texts/approve'
 import type { Description, Row } from './describe.js'
 import { element, holdToConfirm, type Listen, observesVisibility, type Visibility, watchIntersection, watchPage } from './guard.js'
 

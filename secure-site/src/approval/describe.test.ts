@@ -1,4 +1,4 @@
-import { approveText } from '@doorway/shared/messages/approve'
+import { approveText } from '@doorway/shared/texts/approve'
 import { encodeFunctionData, erc20Abi, hashTypedData, parseEther, recoverTransactionAddress, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'

@@ -1,5 +1,5 @@
 import * as Caip from '@doorway/shared/Caip'
-import { approveText } from '@doorway/shared/messages/approve'
+import { approveText } from '@doorway/shared/texts/approve'
 import {
   type Address,
   decodeFunctionData,

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import * as Errors from '@doorway/shared/Errors'
-import { format } from '@doorway/shared/Messages'
-import { exportKeyText } from '@doorway/shared/messages/exportKey'
-import { emailText } from '@doorway/shared/messages/email'
+import { format } from '@doorway/shared/Texts'
+import { exportKeyText } from '@doorway/shared/texts/exportKey'
+import { emailText } from '@doorway/shared/texts/email'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { Aborted } from '../approval/Approval.js'
 import { holdMs, visibleMs } from '../approval/guard.js'

@@ -4,8 +4,8 @@
  * address, sign out, and a tampered share that signs nothing.
  */
 import { PGlite } from '@electric-sql/pglite'
-import { errors, format } from '@doorway/shared/Messages'
-import { emailText } from '@doorway/shared/messages/email'
+import { errors, format } from '@doorway/shared/Texts'
+import { emailText } from '@doorway/shared/texts/email'
 import { recoverMessageAddress } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'

@@ -7,8 +7,8 @@
  * Refusals become DoorwayErrors carrying the exact message the modal shows.
  */
 import * as Errors from '@doorway/shared/Errors'
-import { errors, format } from '@doorway/shared/Messages'
-import { emailText } from '@doorway/shared/messages/email'
+import { errors, format } from '@doorway/shared/Texts'
+import { emailText } from '@doorway/shared/texts/email'
 import type { LocalAccount } from 'viem/accounts'
 import { split } from 'shamir-secret-sharing'
 import * as Seal from '../custody/Seal.js'

@@ -1,6 +1,6 @@
 // A lazy chunk: loaded only when features.history is on (spec §1).
-import { format, ui } from '@doorway/shared/Messages'
-import { activityText } from '@doorway/shared/messages/activity'
+import { format, ui } from '@doorway/shared/Texts'
+import { activityText } from '@doorway/shared/texts/activity'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useId, useMemo, useState } from 'react'
 import type { Transaction } from '../../api/client.js'

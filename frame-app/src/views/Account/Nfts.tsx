@@ -1,8 +1,8 @@
 // A lazy chunk: loaded when the NFTs tab opens.
 import * as Format from '@doorway/shared/Format'
-import { format, ui } from '@doorway/shared/Messages'
-import { accountText } from '@doorway/shared/messages/account'
-import { nftsText } from '@doorway/shared/messages/nfts'
+import { format, ui } from '@doorway/shared/Texts'
+import { accountText } from '@doorway/shared/texts/account'
+import { nftsText } from '@doorway/shared/texts/nfts'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
 import type { Nft } from '../../api/client.js'

@@ -2,8 +2,8 @@
 import * as Address from '@doorway/shared/Address'
 import * as Constants from '@doorway/shared/Constants'
 import * as Format from '@doorway/shared/Format'
-import { format } from '@doorway/shared/Messages'
-import { activityText } from '@doorway/shared/messages/activity'
+import { format } from '@doorway/shared/Texts'
+import { activityText } from '@doorway/shared/texts/activity'
 import type { OperationType, Transaction, Transfer } from '../../api/client.js'
 
 type Sign = '+' | '-' | ''

@@ -1,6 +1,6 @@
 import * as Constants from '@doorway/shared/Constants'
-import { ui } from '@doorway/shared/Messages'
-import { allWalletsText } from '@doorway/shared/messages/allWallets'
+import { ui } from '@doorway/shared/Texts'
+import { allWalletsText } from '@doorway/shared/texts/allWallets'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
 import { WalletGrid } from '../../components/WalletGrid.js'

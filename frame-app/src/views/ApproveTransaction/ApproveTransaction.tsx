@@ -3,7 +3,7 @@
  * the secure-site's iframe over it. What is asked, and the decision, are the secure-site's own. When
  * this view goes away (back, close, another view) the pending request is rejected with 4001.
  */
-import { embeddedText } from '@doorway/shared/messages/embedded'
+import { embeddedText } from '@doorway/shared/texts/embedded'
 import { useSetAtom } from 'jotai'
 import { useCallback } from 'react'
 import { useSecureSlot } from '../../secure/useSecureSlot.js'

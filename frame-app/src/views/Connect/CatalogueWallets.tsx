@@ -1,4 +1,4 @@
-import { ui } from '@doorway/shared/Messages'
+import { ui } from '@doorway/shared/Texts'
 import { useAtomValue } from 'jotai'
 import { loadable } from 'jotai/utils'
 import { WalletIcon } from '../../components/WalletIcon.js'

@@ -1,5 +1,5 @@
 import * as Format from '@doorway/shared/Format'
-import { ui } from '@doorway/shared/Messages'
+import { ui } from '@doorway/shared/Texts'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { Fragment, lazy, Suspense, useState } from 'react'

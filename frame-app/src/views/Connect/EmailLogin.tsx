@@ -1,7 +1,7 @@
 // A lazy chunk: loaded only when features.email is on (spec §1). The email step on Connect, and the
 // code step (EmailVerifyOtp) that follows it.
-import { format, ui } from '@doorway/shared/Messages'
-import { emailText } from '@doorway/shared/messages/email'
+import { format, ui } from '@doorway/shared/Texts'
+import { emailText } from '@doorway/shared/texts/email'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { type ClipboardEvent, type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
 import { loginAtom, otherEmailAtom, resendCodeAtom, submitCodeAtom, submitEmailAtom } from '../../state/emailLogin.js'

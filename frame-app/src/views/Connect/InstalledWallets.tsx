@@ -1,4 +1,4 @@
-import { ui } from '@doorway/shared/Messages'
+import { ui } from '@doorway/shared/Texts'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { WalletIcon } from '../../components/WalletIcon.js'
 import { connectorsAtom } from '../../state/connection.js'

@@ -1,5 +1,5 @@
 // A lazy chunk: loaded only when features.socials lists providers (spec §1).
-import { format, ui } from '@doorway/shared/Messages'
+import { format, ui } from '@doorway/shared/Texts'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { Placeholder } from '../../components/Placeholder.js'
 

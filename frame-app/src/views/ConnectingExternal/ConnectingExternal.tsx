@@ -3,7 +3,7 @@
  * the dapp's origin. Waiting, declined (4001, with retry) and failed states (spec §2 ConnectingExternal).
  */
 import * as Errors from '@doorway/shared/Errors'
-import { format, ui } from '@doorway/shared/Messages'
+import { format, ui } from '@doorway/shared/Texts'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useCallback, useEffect, useState } from 'react'
 import { WalletIcon } from '../../components/WalletIcon.js'

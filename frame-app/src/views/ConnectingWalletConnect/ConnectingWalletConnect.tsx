@@ -4,8 +4,8 @@
  * desktop, browser extension). A lazy chunk: the QR encoder is here, not in the frame's initial JS.
  */
 import * as Constants from '@doorway/shared/Constants'
-import { format, ui } from '@doorway/shared/Messages'
-import { walletConnectText } from '@doorway/shared/messages/walletConnect'
+import { format, ui } from '@doorway/shared/Texts'
+import { walletConnectText } from '@doorway/shared/texts/walletConnect'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
 import { Tabs } from '../../components/Tabs.js'

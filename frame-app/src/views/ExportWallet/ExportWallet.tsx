@@ -3,7 +3,7 @@
  * this view's slot: a fresh code, a hold to reveal, the phrase and key in its own DOM. This side learns
  * only that the person is done. Leaving the view ends the export there.
  */
-import { embeddedText } from '@doorway/shared/messages/embedded'
+import { embeddedText } from '@doorway/shared/texts/embedded'
 import { useSetAtom } from 'jotai'
 import { useEffect } from 'react'
 import { useSecureSlot } from '../../secure/useSecureSlot.js'

@@ -1,5 +1,5 @@
 import type * as Protocol from '@doorway/shared/Protocol'
-import { networksText } from '@doorway/shared/messages/networks'
+import { networksText } from '@doorway/shared/texts/networks'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useState } from 'react'
 import { configAtom } from '../../state/config.js'

@@ -4,9 +4,9 @@
  * quote (spec §8) say so plainly, and Buy is not offered on them.
  */
 import * as Format from '@doorway/shared/Format'
-import { format } from '@doorway/shared/Messages'
-import { accountText } from '@doorway/shared/messages/account'
-import { onrampText } from '@doorway/shared/messages/onramp'
+import { format } from '@doorway/shared/Texts'
+import { accountText } from '@doorway/shared/texts/account'
+import { onrampText } from '@doorway/shared/texts/onramp'
 import { useAtomValue, useSetAtom, useStore } from 'jotai'
 import { useEffect, useId } from 'react'
 import type { PaymentMethod } from '../../api/client.js'

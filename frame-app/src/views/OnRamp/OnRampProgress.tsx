@@ -5,9 +5,9 @@
  * and the transaction, or to the provider's reason for a failure and Try again.
  */
 import * as Format from '@doorway/shared/Format'
-import { core, format } from '@doorway/shared/Messages'
-import { sendText } from '@doorway/shared/messages/send'
-import { onrampText } from '@doorway/shared/messages/onramp'
+import { core, format } from '@doorway/shared/Texts'
+import { sendText } from '@doorway/shared/texts/send'
+import { onrampText } from '@doorway/shared/texts/onramp'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect } from 'react'
 import { Icon } from '../../components/Icon.js'

@@ -4,8 +4,8 @@
  * only when features.receive is on (spec §1).
  */
 import * as Caip from '@doorway/shared/Caip'
-import { accountText } from '@doorway/shared/messages/account'
-import { receiveText } from '@doorway/shared/messages/receive'
+import { accountText } from '@doorway/shared/texts/account'
+import { receiveText } from '@doorway/shared/texts/receive'
 import { useAtomValue } from 'jotai'
 import { Placeholder } from '../../components/Placeholder.js'
 import { QrCode } from '../../components/QrCode.js'

@@ -5,9 +5,9 @@
  * stays with the reason (spec §4, §8).
  */
 import * as Name from '@doorway/shared/Name'
-import { format } from '@doorway/shared/Messages'
-import { accountText } from '@doorway/shared/messages/account'
-import { namesText } from '@doorway/shared/messages/names'
+import { format } from '@doorway/shared/Texts'
+import { accountText } from '@doorway/shared/texts/account'
+import { namesText } from '@doorway/shared/texts/names'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { type FormEvent, useEffect, useId, useRef } from 'react'
 import { Icon } from '../../components/Icon.js'

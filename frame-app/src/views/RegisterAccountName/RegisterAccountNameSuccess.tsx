@@ -1,6 +1,6 @@
 /** A name registered (spec §2 RegisterAccountNameSuccess): which one, and the way back to the account. */
-import { format } from '@doorway/shared/Messages'
-import { namesText } from '@doorway/shared/messages/names'
+import { format } from '@doorway/shared/Texts'
+import { namesText } from '@doorway/shared/texts/names'
 import { useSetAtom } from 'jotai'
 import { Icon } from '../../components/Icon.js'
 import { resetAtom } from '../../state/router.js'

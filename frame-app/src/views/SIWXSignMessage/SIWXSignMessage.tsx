@@ -4,8 +4,8 @@
  * signature is said and asked again.
  */
 import * as Address from '@doorway/shared/Address'
-import { format } from '@doorway/shared/Messages'
-import { siwxText } from '@doorway/shared/messages/siwx'
+import { format } from '@doorway/shared/Texts'
+import { siwxText } from '@doorway/shared/texts/siwx'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { WalletIcon } from '../../components/WalletIcon.js'
 import { hostOriginAtom } from '../../state/config.js'

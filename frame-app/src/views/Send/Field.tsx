@@ -1,4 +1,4 @@
-import { errors } from '@doorway/shared/Messages'
+import { errors } from '@doorway/shared/Texts'
 import { type ReactNode, useId } from 'react'
 
 /**

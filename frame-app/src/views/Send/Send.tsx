@@ -4,10 +4,10 @@
  * switching the wallet's network first when asked, and moves on to the first step still open.
  */
 import * as Format from '@doorway/shared/Format'
-import { format, ui } from '@doorway/shared/Messages'
-import { accountText } from '@doorway/shared/messages/account'
-import { sendText } from '@doorway/shared/messages/send'
-import { tokensText } from '@doorway/shared/messages/tokens'
+import { format, ui } from '@doorway/shared/Texts'
+import { accountText } from '@doorway/shared/texts/account'
+import { sendText } from '@doorway/shared/texts/send'
+import { tokensText } from '@doorway/shared/texts/tokens'
 import { useAtomValue, useSetAtom, useStore } from 'jotai'
 import { useEffect } from 'react'
 import type { Balance } from '../../api/client.js'

@@ -1,7 +1,7 @@
 /** The Send flow's amount step: the token's balance, Max, and the value in US dollars (spec §9 decimals). */
 import * as Format from '@doorway/shared/Format'
-import { format } from '@doorway/shared/Messages'
-import { sendText } from '@doorway/shared/messages/send'
+import { format } from '@doorway/shared/Texts'
+import { sendText } from '@doorway/shared/texts/send'
 import { useAtom, useAtomValue, useSetAtom } from 'jotai'
 import { useState } from 'react'
 import { TokenRow } from '../../components/TokenRow.js'

@@ -1,6 +1,6 @@
 /** The Send flow while the wallet asks the person: nothing is sent until they approve there. */
-import { format } from '@doorway/shared/Messages'
-import { sendText } from '@doorway/shared/messages/send'
+import { format } from '@doorway/shared/Texts'
+import { sendText } from '@doorway/shared/texts/send'
 import { useAtomValue } from 'jotai'
 import { WalletIcon } from '../../components/WalletIcon.js'
 import { accountAtom } from '../../state/connection.js'

@@ -4,8 +4,8 @@
  * a clear message. Send asks the wallet once: the button is off while a request is out.
  */
 import * as Format from '@doorway/shared/Format'
-import { format } from '@doorway/shared/Messages'
-import { sendText } from '@doorway/shared/messages/send'
+import { format } from '@doorway/shared/Texts'
+import { sendText } from '@doorway/shared/texts/send'
 import { useAtomValue, useSetAtom, useStore } from 'jotai'
 import { useEffect, useState } from 'react'
 import { accountAtom } from '../../state/connection.js'

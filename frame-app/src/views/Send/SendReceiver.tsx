@@ -3,8 +3,8 @@
  * resolved through the api (spec §7 /v1/profile/account/{name}), shown with its address and avatar
  * before anything is sent. Sending to yourself or to a token contract warns.
  */
-import { format } from '@doorway/shared/Messages'
-import { sendText } from '@doorway/shared/messages/send'
+import { format } from '@doorway/shared/Texts'
+import { sendText } from '@doorway/shared/texts/send'
 import { useAtom, useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
 import { accountAtom } from '../../state/connection.js'

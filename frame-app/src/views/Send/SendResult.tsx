@@ -2,7 +2,7 @@
  * A submitted transaction: its hash, a link to the network's explorer when the dapp configured one,
  * and pending → confirmed (or failed) as its receipt tells (state/send.ts trackTransactionAtom).
  */
-import { sendText } from '@doorway/shared/messages/send'
+import { sendText } from '@doorway/shared/texts/send'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { Icon } from '../../components/Icon.js'
 import { TransactionHash } from '../../components/TransactionHash.js'

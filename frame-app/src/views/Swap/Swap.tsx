@@ -4,10 +4,10 @@
  * Max, flip, USD values, rate, price impact, fees, slippage. Every reason not to go on is a message.
  */
 import * as Format from '@doorway/shared/Format'
-import { errors, format } from '@doorway/shared/Messages'
-import { accountText } from '@doorway/shared/messages/account'
-import { sendText } from '@doorway/shared/messages/send'
-import { swapText } from '@doorway/shared/messages/swap'
+import { errors, format } from '@doorway/shared/Texts'
+import { accountText } from '@doorway/shared/texts/account'
+import { sendText } from '@doorway/shared/texts/send'
+import { swapText } from '@doorway/shared/texts/swap'
 import { useAtomValue, useSetAtom, useStore } from 'jotai'
 import { useEffect, useId, useState } from 'react'
 import type { SwapToken } from '../../api/client.js'

@@ -4,8 +4,8 @@
  * prompt and its progress shown; the approval is read back from the chain, never assumed.
  */
 import * as Format from '@doorway/shared/Format'
-import { format } from '@doorway/shared/Messages'
-import { swapText } from '@doorway/shared/messages/swap'
+import { format } from '@doorway/shared/Texts'
+import { swapText } from '@doorway/shared/texts/swap'
 import { useAtomValue, useSetAtom, useStore } from 'jotai'
 import { useEffect } from 'react'
 import { accountAtom } from '../../state/connection.js'

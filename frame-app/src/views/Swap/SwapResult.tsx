@@ -3,9 +3,9 @@
  * trackSwapAtom), with its hash, the explorer link, and what came in. A swap that reverted did nothing:
  * it says why and goes back to the kept form, which quotes again.
  */
-import { format } from '@doorway/shared/Messages'
-import { sendText } from '@doorway/shared/messages/send'
-import { swapText } from '@doorway/shared/messages/swap'
+import { format } from '@doorway/shared/Texts'
+import { sendText } from '@doorway/shared/texts/send'
+import { swapText } from '@doorway/shared/texts/swap'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { Icon } from '../../components/Icon.js'
 import { TransactionHash } from '../../components/TransactionHash.js'

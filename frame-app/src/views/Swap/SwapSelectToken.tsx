@@ -3,8 +3,8 @@
  * balances first, then the rest of the chain's swappable tokens (GET /v1/convert/tokens).
  */
 import * as Format from '@doorway/shared/Format'
-import { format } from '@doorway/shared/Messages'
-import { swapText } from '@doorway/shared/messages/swap'
+import { format } from '@doorway/shared/Texts'
+import { swapText } from '@doorway/shared/texts/swap'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useId, useState } from 'react'
 import type { SwapToken } from '../../api/client.js'

@@ -1,7 +1,7 @@
 /** Pieces the Swap form and its preview share: the token buttons, the quote's details, the slippage. */
 import * as Format from '@doorway/shared/Format'
-import { format } from '@doorway/shared/Messages'
-import { swapText } from '@doorway/shared/messages/swap'
+import { format } from '@doorway/shared/Texts'
+import { swapText } from '@doorway/shared/texts/swap'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useState } from 'react'
 import type { Quote, SwapToken } from '../../api/client.js'

@@ -1,4 +1,4 @@
-import { unsupportedText } from '@doorway/shared/messages/unsupported'
+import { unsupportedText } from '@doorway/shared/texts/unsupported'
 import { useSetAtom } from 'jotai'
 import { closeModalAtom } from '../../state/modal.js'
 import { Networks } from '../Networks/Networks.js'

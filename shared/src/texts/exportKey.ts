@@ -1,5 +1,5 @@
 // Key export, rendered by the secure-site itself (notes/embedded-wallet.md §4.8).
-// A section of the message catalogue (../Messages.ts) in a module of its own: only the chunks
+// A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
 export const exportKeyText = {
   title: 'Export your wallet',

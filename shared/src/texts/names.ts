@@ -1,5 +1,5 @@
 // issue 13: names (our own texts; spec §5 rule, §8 errors are in `errors`)
-// A section of the message catalogue (../Messages.ts) in a module of its own: only the chunks
+// A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
 export const namesText = {
   choose: 'Choose a name',

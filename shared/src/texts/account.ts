@@ -1,5 +1,5 @@
 // The Account view: the address, balance, tabs and wallet actions.
-// A section of the message catalogue (../Messages.ts) in a module of its own: only the chunks
+// A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
 export const accountText = {
   copy: 'Copy address',

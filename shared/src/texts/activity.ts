@@ -1,5 +1,5 @@
 // The Activity tab (spec §2 transaction history display).
-// A section of the message catalogue (../Messages.ts) in a module of its own: only the chunks
+// A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
 export const activityText = {
   operations: {

@@ -1,5 +1,5 @@
 // The Send flow (issue 8): the steps, the result, and the errors of open({ view: 'Send', arguments }).
-// A section of the message catalogue (../Messages.ts) in a module of its own: only the chunks
+// A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
 export const sendText = {
   tokens: 'Tokens you can send',

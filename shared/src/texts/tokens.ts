@@ -1,5 +1,5 @@
 // The Tokens tab of Account, and the balances the Send flow lists.
-// A section of the message catalogue (../Messages.ts) in a module of its own: only the chunks
+// A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
 export const tokensText = {
   unavailable: 'Token balances could not be loaded.',

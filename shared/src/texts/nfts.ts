@@ -1,5 +1,5 @@
 // The NFTs tab of Account.
-// A section of the message catalogue (../Messages.ts) in a module of its own: only the chunks
+// A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
 export const nftsText = {
   empty: 'No NFTs yet',

@@ -1,5 +1,5 @@
 // issue 12: buying crypto by card or bank (our own texts; spec §5 limits, §8 fallbacks)
-// A section of the message catalogue (../Messages.ts) in a module of its own: only the chunks
+// A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
 export const onrampText = {
   asset: 'Crypto to buy',

@@ -1,5 +1,5 @@
 // issue 13: sign-in on connect (spec §4); the §8 texts are in `errors`
-// A section of the message catalogue (../Messages.ts) in a module of its own: only the chunks
+// A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
 export const siwxText = {
   ask: '{origin} asks you to sign in',

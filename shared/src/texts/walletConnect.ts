@@ -1,5 +1,5 @@
 // The WalletConnect pairing view (ConnectingWalletConnect): the QR code, links and ways to connect.
-// A section of the message catalogue (../Messages.ts) in a module of its own: only the chunks
+// A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
 export const walletConnectText = {
   anyWallet: 'your wallet',

@@ -1,5 +1,5 @@
 // issue 11: the Swap flow (our own texts; the spec names only 'Network not supported for Swaps')
-// A section of the message catalogue (../Messages.ts) in a module of its own: only the chunks
+// A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
 export const swapText = {
   pay: 'You pay',

@@ -1,7 +1,7 @@
-// The one English message catalogue of the product. Each section is its own export so a bundle only
+// The one English text catalogue (UI texts; not postMessage messages) of the product. Each section is its own export so a bundle only
 // carries the sections it imports. Texts are the spec's, verbatim (typos included): tests and users
 // match on them. This module holds the core texts, which the frame needs to draw Connect and the
-// account; a feature's texts live in messages/<feature>.ts (sendText, swapText, …), never re-exported
+// account; a feature's texts live in texts/<feature>.ts (sendText, swapText, …), never re-exported
 // here, so they load with that feature's chunk.
 
 // spec §5, §8 and the EIP-1193 standard texts
@@ -151,7 +151,7 @@ export const sdk = {
 
 /**
  * The frame-app's interface text that the first drawing needs; the features' own sections are in
- * messages/. View titles double as the dialog's accessible name.
+ * texts/. View titles double as the dialog's accessible name.
  */
 export const ui = {
   frame: {
@@ -231,7 +231,7 @@ export const ui = {
     ready: 'Secure wallet frame: connected to {origin}',
     error: 'Secure wallet frame: could not be reached',
   },
-  // The WalletConnect entry on Connect; the pairing view's texts are in messages/walletConnect.ts.
+  // The WalletConnect entry on Connect; the pairing view's texts are in texts/walletConnect.ts.
   walletConnect: {
     entry: 'WalletConnect',
     entryTag: 'QR code',

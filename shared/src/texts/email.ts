@@ -1,5 +1,5 @@
 // The embedded wallet's login in the modal (spec §2 Connect, §5 rules, §7 30 s timeouts).
-// A section of the message catalogue (../Messages.ts) in a module of its own: only the chunks
+// A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
 export const emailText = {
   label: 'Email',

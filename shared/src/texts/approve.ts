@@ -1,5 +1,5 @@
 // Rendered by the secure-site itself, in its own frame (notes/embedded-wallet.md §4.7).
-// A section of the message catalogue (../Messages.ts) in a module of its own: only the chunks
+// A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
 export const approveText = {
   title: 'Approve request',
