@@ -1,5 +1,5 @@
 /**
- * `npm test`: type-check, unit tests, then end-to-end tests in Debian's Chromium. When Chromium or
+ * `npm test`: type-check, lint, the package rules, unit tests, then end-to-end tests in Debian's Chromium. When Chromium or
  * PostgreSQL (the storage tests start a throwaway server) is missing it installs it with apt if it
  * can, else prints exactly what to run.
  */
@@ -12,6 +12,8 @@ rmSync(results, { recursive: true, force: true })
 mkdirSync(results, { recursive: true })
 
 step('Type-check', 'npx', ['tsc', '-p', 'tsconfig.json'])
+step('Lint (ESLint, type-aware)', 'npx', ['eslint', '.'])
+step('Package rules (dependency-cruiser)', 'npx', ['depcruise', '--config', '.dependency-cruiser.cjs', ...workspaceFolders()])
 ensurePostgres()
 step('Unit tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${results}/unit.json`])
 ensureChromium()
@@ -19,6 +21,12 @@ step('End-to-end tests (Chromium)', 'npx', ['playwright', 'test', '--reporter=li
   PLAYWRIGHT_JSON_OUTPUT_NAME: `${results}/e2e.json`,
 })
 summary()
+
+/** Every workspace and the root's own code folders: what the package rules cover. */
+function workspaceFolders(): string[] {
+  const { workspaces } = JSON.parse(readFileSync('package.json', 'utf8')) as { workspaces: string[] }
+  return [...workspaces, 'e2e', 'bench', 'scripts']
+}
 
 function step(title: string, command: string, args: string[], env: Record<string, string> = {}) {
   console.log(`\n── ${title}`)
@@ -72,7 +80,8 @@ function aptInstall(name: string) {
 
 /** One closing line for the whole run, counted from both runners' JSON reports. */
 function summary() {
-  const read = (file: string) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined)
+  type Report = { numPassedTests?: number; numFailedTests?: number; stats?: { expected?: number; unexpected?: number; flaky?: number } }
+  const read = (file: string) => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Report) : undefined)
   const unit = read(`${results}/unit.json`)
   const e2e = read(`${results}/e2e.json`)
   const passed = (unit?.numPassedTests ?? 0) + (e2e?.stats?.expected ?? 0)

@@ -27,7 +27,7 @@ export function create(config: Pick<Config, 'networks'>): Rpc {
     }).catch(() => {
       throw new HttpError(502, `The node for ${chainId} did not answer`)
     })
-    const body = await response.json().catch(() => {
+    const body: unknown = await response.json().catch(() => {
       throw new HttpError(502, `The node for ${chainId} answered with something other than JSON`)
     })
     const { result, error } = body as { result?: unknown; error?: { message: string } }

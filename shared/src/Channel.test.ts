@@ -12,7 +12,7 @@ const params = {
 }
 const results = { greet: S.string(), fail: S.literal(null), hang: S.literal(null), lie: S.number }
 type Api = { params: typeof params; results: typeof results }
-type None = { params: {}; results: {} }
+type None = { params: Record<string, never>; results: Record<string, never> }
 
 function pair(serverExpose: Channel.Expose = expose) {
   const { port1, port2 } = new MessageChannel()

@@ -22,6 +22,7 @@ import type * as Logger from './Logger.js'
 import * as Protocol from './Protocol.js'
 import * as S from './Schema.js'
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a table of schemas of any payload type; each entry keeps its own
 export type Table = Record<string, S.Schema<any>>
 /** An API as its two tables: params (checked by the side that serves) and results (by callers). */
 export type Api = { params: Table; results: Table }
@@ -41,7 +42,8 @@ export type Expose = (api: Dispatch, endpoint: Endpoint) => void
 /** A dispatcher for already-admitted calls (see `create`) in comlink's wire format. */
 export const respond: Expose = (api, endpoint) =>
   endpoint.addEventListener('message', async (event: Event) => {
-    const { id, path, argumentList } = (event as MessageEvent).data
+    // Only calls `create` admitted reach here (isCall): the shape is known.
+    const { id, path, argumentList } = (event as MessageEvent<{ id: string; path: [string]; argumentList: [{ value: unknown }] }>).data
     endpoint.postMessage({ id, type: 'RAW', value: await api[path[0]]!(argumentList[0].value) })
   })
 
@@ -124,6 +126,16 @@ export type Channel<Remote extends Api> = {
   close(): void
 }
 
+/** A call in comlink's wire format to one method `accepts` names, with params that pass its schema. */
+function isCall(accepts: Table, data: Record<string, unknown>): boolean {
+  const path: unknown = data.path
+  const args: unknown = data.argumentList
+  if (!Ids.isId(data.id) || !Array.isArray(path) || path.length !== 1 || typeof path[0] !== 'string') return false
+  if (!Object.hasOwn(accepts, path[0]) || !Array.isArray(args) || args.length !== 1) return false
+  const arg: unknown = args[0]
+  return S.isPlainObject(arg) && arg.type === 'RAW' && accepts[path[0]]!(arg.value)
+}
+
 /**
  * Serve `handlers`, admitting only calls whose params pass `accepts`, and call the other side,
  * admitting only replies that pass `expects`. Senders do not re-check: the receiver is the boundary.
@@ -160,20 +172,11 @@ export function create<Local extends Api, Remote extends Api>(options: {
   }
   expose(api, endpoint)
 
-  const isCall = (data: Record<string, unknown>) => {
-    const path = data.path
-    const args = data.argumentList
-    if (!Ids.isId(data.id) || !Array.isArray(path) || path.length !== 1 || typeof path[0] !== 'string') return false
-    if (!Object.hasOwn(accepts, path[0]) || !Array.isArray(args) || args.length !== 1) return false
-    const [arg] = args
-    return S.isPlainObject(arg) && arg.type === 'RAW' && accepts[path[0]]!(arg.value)
-  }
-
   const onMessage = (event: MessageEvent) => {
-    const data = event.data
+    const data: unknown = event.data
     if (!S.isPlainObject(data)) return log.warn('ignored malformed message', data)
     if (data.type === 'APPLY') {
-      if (!isCall(data)) return log.warn('ignored call', data.path)
+      if (!isCall(accepts, data)) return log.warn('ignored call', data.path)
       return dispatch?.(event)
     }
     const entry = typeof data.id === 'string' ? pending.get(data.id) : undefined

@@ -7,7 +7,7 @@ import * as Caip from './Caip.js'
 import * as Constants from './Constants.js'
 import * as S from './Schema.js'
 
-export const version: 1 = 1
+export const version = 1 as const
 
 /** Handshake messages, the only ones ever sent over window.postMessage. */
 export const handshake = { ready: 'doorway:ready', connect: 'doorway:connect' } as const

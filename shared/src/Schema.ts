@@ -64,7 +64,7 @@ export function object<S extends Shape>(shape: S): Schema<ObjectOf<S>> {
 
 export function isPlainObject(x: unknown): x is Record<string, unknown> {
   if (typeof x !== 'object' || x === null) return false
-  const proto = Object.getPrototypeOf(x)
+  const proto: unknown = Object.getPrototypeOf(x)
   return proto === Object.prototype || proto === null
 }
 

@@ -44,8 +44,8 @@ export function parseId(value: unknown): number {
 
 function readJson(storage: Storage, key: string): Record<string, unknown> | undefined {
   try {
-    const value = JSON.parse(storage.getItem(key) ?? 'null')
-    return value && typeof value === 'object' ? value : undefined
+    const value: unknown = JSON.parse(storage.getItem(key) ?? 'null')
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined
   } catch {
     return undefined
   }
