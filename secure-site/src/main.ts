@@ -1,17 +1,17 @@
 /**
- * The secure-site (DESIGN.md §6, notes/embedded-wallet.md): its own origin, embedded only by the
+ * The secure-site (docs/architecture.md §6, docs/embedded-wallet.md): its own origin, embedded only by the
  * frame-app. The embedded wallet's keys are made, kept and used only here; the frame gets addresses,
  * signatures and signed transactions. Every long operation carries the frame's `op` id so it can be
  * aborted (a 30 s timeout or the modal closing): its fetch is cancelled and a late answer is dropped.
  */
+import * as Base64url from '@doorway/secure-site/common/Base64url'
 import * as Channel from '@doorway/shared/Channel'
 import * as Errors from '@doorway/shared/Errors'
 import * as Logger from '@doorway/shared/Logger'
 import * as Protocol from '@doorway/shared/Protocol'
 import { expose } from 'comlink'
-import * as Signer from './wallet/Signer.js'
-import * as Base64url from './wallet/Base64url.js'
 import * as Device from './wallet/Device.js'
+import * as Signer from './wallet/Signer.js'
 import * as Wallet from './wallet/Wallet.js'
 
 declare const __DOORWAY_FRAME_ORIGIN__: string
@@ -28,6 +28,11 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
     vaultPublicKey: Base64url.decode(__DOORWAY_VAULT_PUBLIC_KEY__),
     onTampered: () => log.error('a share did not rebuild the committed address: nothing was signed'),
   })
+  // What the export screen (loaded only when asked for) may do with the wallet.
+  const exporter = {
+    exportCode: (host: string, signal?: AbortSignal) => Wallet.exportCode(wallet, host, signal),
+    exportSecret: (host: string, code?: string, signal?: AbortSignal) => Wallet.exportSecret(wallet, host, code, signal),
+  }
   const operations = new Map<string, AbortController>()
   /** Runs `work` under the frame's op id; `abort({ op })` cancels it. Each id is single-use. */
   const operation = async <T>(op: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
@@ -53,13 +58,13 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
         expose,
         handlers: {
           status: () => ({ version: Protocol.version, origin: location.origin }),
-          restore: ({ op }) => operation(op, async (signal) => ({ account: await wallet.restore(signal) })),
+          restore: ({ op }) => operation(op, async (signal) => ({ account: await Wallet.restore(wallet, signal) })),
           connectEmail: ({ op, email, host }) =>
             operation(op, async (signal) => {
-              await wallet.connectEmail(email, host, signal)
+              await Wallet.connectEmail(wallet, email, host, signal)
               return { action: 'VERIFY_OTP' as const }
             }),
-          connectOtp: ({ op, code }) => operation(op, async (signal) => ({ account: await wallet.connectOtp(code, signal) })),
+          connectOtp: ({ op, code }) => operation(op, async (signal) => ({ account: await Wallet.connectOtp(wallet, code, signal) })),
           abort: ({ op }) => {
             operations.get(op)?.abort()
             return null
@@ -72,12 +77,12 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
             operation(op, async (signal) => {
               // Rarely used: its screen loads only when asked for.
               const Export = await import('./export/Export.js')
-              await Export.show(document.body, { wallet, host: attest(host).origin, signal })
+              await Export.show(document.body, { wallet: exporter, host: attest(host).origin, signal })
               return null
             }),
           signOut: async () => {
             for (const controller of operations.values()) controller.abort()
-            await wallet.signOut()
+            await Wallet.signOut(wallet)
             return null
           },
         },
@@ -90,7 +95,7 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
 
 /**
  * The dapp's origin as shown in the approval: browser-attested when `location.ancestorOrigins`
- * exists (the top-most ancestor), otherwise the origin the frame reported, marked so (notes §4.7).
+ * exists (the top-most ancestor), otherwise the origin the frame reported, marked so (docs/embedded-wallet.md §7).
  */
 function attest(reported: string): { origin: string; attested: boolean } {
   const ancestors = location.ancestorOrigins

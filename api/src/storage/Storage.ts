@@ -156,6 +156,5 @@ export class AddressHasName extends Error {
 export class NonceUsed extends Error {}
 
 export async function open(config: Config['storage']): Promise<Storage> {
-  if (config.kind === 'postgres') return (await import('./postgres.js')).open(config.url)
-  return (await import('./embedded.js')).open(config.dir)
+  return (await import('./sql.js')).open(config)
 }

@@ -1,17 +1,7 @@
 /** The default store: PGlite (PostgreSQL in WebAssembly) persisted to a directory, no server to run. */
-import { mkdir } from 'node:fs/promises'
-import { PGlite } from '@electric-sql/pglite'
 import * as Sql from './sql.js'
 import type { Storage } from './Storage.js'
 
-export async function open(dir: string): Promise<Storage> {
-  await mkdir(dir, { recursive: true })
-  // A plain path selects PGlite's Node filesystem (nodefs).
-  const db = await PGlite.create(dir)
-  try {
-    return await Sql.create(db, () => db.close())
-  } catch (error) {
-    await db.close()
-    throw error
-  }
+export function open(dir: string): Promise<Storage> {
+  return Sql.open({ kind: 'embedded', dir })
 }

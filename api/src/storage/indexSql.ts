@@ -4,8 +4,8 @@
  * Rows go in as one jsonb parameter each (jsonb_to_recordset), so a window is a handful of statements.
  */
 import type { ChainId } from '@doorway/shared/Caip'
-import type { Client } from './sql.js'
-import { type HistoryKey, type HoldingKey, type IndexEntry, type IndexTransfer, keptBlocks, type NftHolding, type NftMetadata, type Storage } from './Storage.js'
+import type { Client } from '@doorway/storage/Sql'
+import { type IndexEntry, type IndexTransfer, keptBlocks, type NftHolding, type NftMetadata, type Storage } from './Storage.js'
 
 // Chain ids and contracts compare byte-wise ("C"), as the cursors' JavaScript comparisons do.
 export const schema = `

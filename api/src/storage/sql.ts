@@ -1,24 +1,15 @@
 /**
- * The one SQL behind both stores: schema, migrations and queries over a minimal client that PGlite
- * and a `pg` Pool both satisfy, so the embedded and the PostgreSQL store cannot drift apart.
+ * The one SQL behind both stores: schema, migrations and queries over the Sql.Client that PGlite and a
+ * `pg` Pool both give (@doorway/storage), so the embedded and the PostgreSQL store cannot drift apart.
  */
+import * as Migrations from '@doorway/storage/Migrations'
+import * as Pool from '@doorway/storage/Pool'
+import type { Client } from '@doorway/storage/Sql'
 import * as IndexSql from './indexSql.js'
 import { AddressHasName, type AnalyticsEvent, type NameRecord, NameTaken, NonceUsed, type SessionRecord, type Storage } from './Storage.js'
 
-/**
- * What the stores need from a driver: parameterised queries, a multi-statement script without
- * parameters, and a transaction whose queries commit together or not at all.
- */
-export type Client = {
-  query<T>(text: string, params?: unknown[]): Promise<{ rows: T[] }>
-  exec(script: string): Promise<unknown>
-  transaction<T>(fn: (tx: Pick<Client, 'query'>) => Promise<T>): Promise<T>
-}
-
-// Idempotent, and serialised by an advisory lock so several api instances can start at once.
+// Idempotent too: databases made before migrations were recorded run it once more, changing nothing.
 export const schema = `
-BEGIN;
-SELECT pg_advisory_xact_lock(4242001);
 CREATE TABLE IF NOT EXISTS analytics_events (
   seq bigserial,
   project_id text NOT NULL,
@@ -75,8 +66,13 @@ CREATE TABLE IF NOT EXISTS sessions (
   PRIMARY KEY (address_key, pci)
 );
 ${IndexSql.schema}
-COMMIT;
 `
+
+/**
+ * Applied once per database, in order, under the advisory lock the schema script always took, so several
+ * api instances can start at once. A change to the schema is a new migration at the end.
+ */
+export const migrations: Migrations.Migration[] = [{ name: '1-schema', sql: schema }]
 
 // bigint columns come back as strings from `pg`; float8 is exact for millisecond times and is a number in both drivers.
 const eventColumns = `project_id AS "projectId", event_id AS "eventId", url, domain, timestamp::float8 AS timestamp, props`
@@ -117,9 +113,14 @@ export const queries = {
 export const defaultLimit = 100
 export const maxLimit = 1000
 
+/** The store on the database `config` names (PGlite or PostgreSQL), migrated. */
+export async function open(config: Pool.Config): Promise<Storage> {
+  return Pool.build(await Pool.open(config, { logPrefix: '[doorway:api]' }), create)
+}
+
 /** The Storage over a migrated client; `close` releases the driver. */
 export async function create(client: Client, close: () => Promise<void>): Promise<Storage> {
-  await client.exec(schema)
+  await Migrations.run(client, { scope: 'api', lock: 4242001, migrations })
   return {
     analytics: {
       async add(event) {

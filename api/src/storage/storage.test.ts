@@ -2,11 +2,12 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import type { ChainId } from '@doorway/shared/Caip'
+import * as TestPostgres from '@doorway/storage/TestPostgres'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as Embedded from './embedded.js'
 import * as Postgres from './postgres.js'
-import type { ChainId } from '@doorway/shared/Caip'
 import {
   type AnalyticsEvent,
   type IndexEntry,
@@ -20,7 +21,6 @@ import {
   type SessionRecord,
   type Storage,
 } from './Storage.js'
-import { findBin, installCommand, startPostgres } from './testPostgres.js'
 
 /**
  * A fresh, empty place for a store, a way to (re)open it, raw SQL on it (to set up an older schema) and,
@@ -56,47 +56,25 @@ contract('embedded (PGlite)', async () => {
 
 // Real PostgreSQL, never skipped: DOORWAY_TEST_POSTGRES_URL, else a throwaway server from Debian's binaries.
 contract('postgres', async () => {
-  const given = process.env.DOORWAY_TEST_POSTGRES_URL
-  const server = given ? { url: given, stop: async () => {} } : await startPostgres()
-  let n = 0
+  const server = await TestPostgres.server()
   return {
     async place() {
-      const database = `doorway_test_${process.pid}_${Date.now()}_${++n}`
-      await admin(server.url, `CREATE DATABASE ${pg.escapeIdentifier(database)}`)
-      const url = new URL(server.url)
-      url.pathname = `/${database}`
+      const database = await TestPostgres.database(server.url, 'doorway_test')
       return {
-        open: () => Postgres.open(url.href),
-        exec: (script) => admin(url.href, script),
+        open: () => Postgres.open(database.url),
+        exec: (script) => TestPostgres.admin(database.url, script),
         async begin(script) {
-          const client = new pg.Client({ connectionString: url.href })
+          const client = new pg.Client({ connectionString: database.url })
           await client.connect()
           await client.query(`BEGIN; ${script}`)
           return { commit: () => client.query('COMMIT').then(() => client.end()) }
         },
-        dispose: () => admin(server.url, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(database)} WITH (FORCE)`),
+        dispose: () => database.drop(),
       }
     },
     dispose: () => server.stop(),
   }
 })
-
-describe('findBin', () => {
-  test('error: names the exact install command when the server binaries are missing', () => {
-    expect(installCommand).toBe('apt-get install -y postgresql')
-    expect(() => findBin('/nonexistent/postgresql')).toThrow(installCommand)
-  })
-})
-
-async function admin(url: string, statement: string) {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    await client.query(statement)
-  } finally {
-    await client.end()
-  }
-}
 
 function contract(name: string, create: () => Promise<Ground>) {
   describe(name, () => {

@@ -1,5 +1,5 @@
 /**
- * The user's audit log (notes/embedded-wallet.md §4.10): append-only and hash-chained per user, so a
+ * The user's audit log (docs/embedded-wallet.md §10): append-only and hash-chained per user, so a
  * row changed, dropped or reordered in the database shows. Each entry's hash is
  * `sha256hex(prevHash ‖ canonical({ seq, userId, at, kind, detail }))`, the first entry's prevHash is
  * 64 zeros, and canonical JSON sorts object keys at every depth. `import * as Audit from './Audit.js'`.

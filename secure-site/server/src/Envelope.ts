@@ -1,5 +1,5 @@
 /**
- * The server's envelope for the shares it keeps in clear on arrival (A_i and R1, notes §4.2): AES-256-GCM
+ * The server's envelope for the shares it keeps in clear on arrival (A_i and R1, docs/embedded-wallet.md §2): AES-256-GCM
  * under KEK_A, a key that lives outside the database (a file or the environment; a KMS in production),
  * with associated data binding each ciphertext to its row (user‖device), so a ciphertext moved to
  * another row does not open. Layout: iv (12) ‖ ciphertext with tag. `import * as Envelope from './Envelope.js'`.

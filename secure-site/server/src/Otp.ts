@@ -1,5 +1,5 @@
 /**
- * The email one-time-code policy of the embedded wallet (notes/embedded-wallet.md §4.4), as pure
+ * The email one-time-code policy of the embedded wallet (docs/embedded-wallet.md §4), as pure
  * decisions over stored records, so the server's routes and both storages (PGlite, PostgreSQL) share
  * one rulebook: 6 digits from `crypto.randomInt`, 10 min, single use, 5 attempts, stored only as an
  * HMAC under a pepper kept outside the database, bound to the device that asked, a 30 s resend
@@ -8,10 +8,11 @@
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
 import * as Constants from '@doorway/shared/Constants'
+import * as SecureSite from '@doorway/shared/contracts/secureSite'
 import * as Email from '@doorway/shared/Email'
 
 export const policy = {
-  digits: 6,
+  digits: SecureSite.codeDigits,
   lifetimeMs: 10 * 60_000,
   attempts: 5,
   // spec §5: a new email login is refused within 30 s of the last

@@ -1,5 +1,5 @@
 /**
- * Sessions without a cookie or a token (notes/embedded-wallet.md §4.3): a device linked to a user by a
+ * Sessions without a cookie or a token (docs/embedded-wallet.md §3): a device linked to a user by a
  * verified code, alive while the device keeps signing. Pure decisions over a stored device.
  * `import * as Session from './Session.js'`.
  */

@@ -1,7 +1,7 @@
+import { decode as fromBase64url, encode as base64url } from '@doorway/secure-site/common/Base64url'
+import * as Seal from '@doorway/secure-site/common/Seal'
+import * as Shares from '@doorway/secure-site/common/Shares'
 import { beforeAll, describe, expect, test } from 'vitest'
-import * as Seal from '../../src/custody/Seal.js'
-import * as Shares from '../../src/custody/Shares.js'
-import { base64url, fromBase64url } from './bytes.js'
 import * as Ticket from './Ticket.js'
 import * as Vault from './Vault.js'
 

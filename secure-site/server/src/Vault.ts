@@ -1,13 +1,13 @@
 /**
- * The vault (notes/embedded-wallet.md §4.2): a process of its own (`--role=vault`) holding the private
+ * The vault (docs/embedded-wallet.md §2): a process of its own (`--role=vault`) holding the private
  * key R2 is sealed to. It re-seals R2 to a device's ephemeral key when, and only when, the secure-site
  * server's ticket says so: signed by the server's ticket key, fresh, for exactly this sealed share and
  * this device key, used once. It never returns R2 in clear and keeps no data but spent ticket ids. In
  * production the key lives in an HSM, KMS or TEE. `import * as Vault from './Vault.js'`.
  */
+import * as Base64url from '@doorway/secure-site/common/Base64url'
+import * as Seal from '@doorway/secure-site/common/Seal'
 import { Hono } from 'hono'
-import * as Seal from '../../src/custody/Seal.js'
-import { base64url, fromBase64url, sha256Hex } from './bytes.js'
 import * as Ticket from './Ticket.js'
 
 export type Options = {
@@ -26,7 +26,7 @@ export function app(options: Options) {
   const spent = new Map<string, number>()
   const app = new Hono()
 
-  app.get('/public-key', (c) => c.json({ publicKey: base64url(options.publicKey) }))
+  app.get('/public-key', (c) => c.json({ publicKey: Base64url.encode(options.publicKey) }))
 
   app.post('/reseal', async (c) => {
     const body = (await c.req.json().catch(() => undefined)) as Record<string, unknown> | undefined
@@ -37,9 +37,9 @@ export function app(options: Options) {
     if (!claims) return c.json({ message: 'The ticket is not valid' }, 401)
     for (const [jti, exp] of spent) if (exp <= now()) spent.delete(jti)
     if (spent.has(claims.jti)) return c.json({ message: 'The ticket was already used' }, 401)
-    const sealedBytes = fromBase64url(sealed as string)
-    const deviceKey = fromBase64url(device as string)
-    if (claims.sealed !== (await sha256Hex(sealedBytes)) || claims.device !== (await sha256Hex(deviceKey)))
+    // Text that is not base64url cannot be the share or key the ticket names.
+    const [sealedBytes, deviceKey] = [decoded(sealed as string), decoded(device as string)]
+    if (!sealedBytes || !deviceKey || claims.sealed !== (await Ticket.fingerprint(sealedBytes)) || claims.device !== (await Ticket.fingerprint(deviceKey)))
       return c.json({ message: 'The ticket is for another share or device' }, 401)
     spent.set(claims.jti, claims.exp)
     const aad = new TextEncoder().encode(claims.userId)
@@ -47,13 +47,22 @@ export function app(options: Options) {
       const share = await Seal.open(key, sealedBytes, aad)
       const resealed = await Seal.seal(deviceKey, share, aad)
       share.fill(0)
-      return c.json({ sealed: base64url(resealed) })
+      return c.json({ sealed: Base64url.encode(resealed) })
     } catch {
       return c.json({ message: 'The share or the device key is not valid' }, 400)
     }
   })
 
   return app
+}
+
+/** The bytes, or undefined for text that is not base64url. */
+function decoded(text: string): Uint8Array | undefined {
+  try {
+    return Base64url.decode(text)
+  } catch {
+    return undefined
+  }
 }
 
 export type ResealRequest = { ticket: string; signature: string; sealed: string; device: string }

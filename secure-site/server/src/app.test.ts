@@ -1,26 +1,26 @@
 /**
- * The secure-site server end to end in-process (API.md, notes/embedded-wallet.md §4.2–4.4, §4.10 and
+ * The secure-site server end to end in-process (API.md, docs/embedded-wallet.md §2–4, §10 and
  * hostile tests 5, 7 and 8): real WebCrypto device keys, the in-process vault, a fake clock and a
  * recording mailer, on PGlite and on PostgreSQL.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { decode as fromBase64url, encode as base64url } from '@doorway/secure-site/common/Base64url'
+import * as Seal from '@doorway/secure-site/common/Seal'
+import * as Shares from '@doorway/secure-site/common/Shares'
+import * as Stamp from '@doorway/secure-site/common/Stamp'
 import * as Ids from '@doorway/shared/Ids'
 import { entropyToMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import * as Seal from '../../src/custody/Seal.js'
-import * as Shares from '../../src/custody/Shares.js'
 import * as App from './app.js'
 import * as Audit from './Audit.js'
-import { base64url, fromBase64url } from './bytes.js'
 import * as Custody from './Custody.js'
 import * as Envelope from './Envelope.js'
 import type * as Mail from './mail.js'
 import * as Otp from './Otp.js'
 import * as Session from './Session.js'
-import * as Stamp from './Stamp.js'
 import type { Storage } from './storage/Storage.js'
 import { backends, type Place } from './storage/testing.js'
 import * as Ticket from './Ticket.js'
@@ -130,7 +130,7 @@ describe.each(backends)('app on %s', (_, create) => {
     return verified
   }
 
-  /** A new person with a wallet made as the secure-site makes one (notes §4.2 Create). */
+  /** A new person with a wallet made as the secure-site makes one (docs/embedded-wallet.md §2 Create). */
   async function withWallet(target?: () => ReturnType<typeof App.app>) {
     const d = await enrolled(target)
     const to = email()
@@ -176,7 +176,7 @@ describe.each(backends)('app on %s', (_, create) => {
 
       const session = await first.call('POST', '/v1/session')
       expect(session).toMatchObject({ status: 200, body: { user: { id: userId, email: to }, address, deviceShare: base64url(split.server) } })
-      // notes §4.2 Returning device: D + A.
+      // docs/embedded-wallet.md §2 Returning device: D + A.
       expect(await Shares.combine(split.device, fromBase64url(session.body.deviceShare), address)).toEqual(secret)
 
       // A new dapp is a new device (partitioned storage): a code, then R1 and R2 re-sealed to it.
@@ -262,7 +262,7 @@ describe.each(backends)('app on %s', (_, create) => {
 
   })
 
-  describe('the code mail (notes §4.4 Sending)', () => {
+  describe('the code mail (docs/embedded-wallet.md §4 Sending)', () => {
     const unsent = { status: 503, body: { message: 'The code email could not be sent: try again in a moment', reason: 'mail' } }
     const down: [string, Mail.Mailer['send']][] = [
       [
@@ -505,7 +505,7 @@ describe.each(backends)('app on %s', (_, create) => {
     })
   })
 
-  describe('key export (notes §4.8)', () => {
+  describe('key export (docs/embedded-wallet.md §8)', () => {
     async function exportCode(d: Device) {
       const response = await d.call('POST', '/v1/export/code', { host })
       expect(response.status).toBe(200)
@@ -637,7 +637,7 @@ describe.each(backends)('app on %s', (_, create) => {
     })
   })
 
-  describe('sessions (notes §4.3)', () => {
+  describe('sessions (docs/embedded-wallet.md §3)', () => {
     test('error: a session idle for 7 days is over, and a later request does not revive it', async () => {
       const { d } = await withWallet()
       clock += Session.policy.idleMs - 1_000
@@ -673,7 +673,7 @@ describe.each(backends)('app on %s', (_, create) => {
     })
   })
 
-  describe('audit log (notes §4.10)', () => {
+  describe('audit log (docs/embedded-wallet.md §10)', () => {
     test('behavior: the chain verifies; a rewritten row is found by verifyChain; plain updates are refused', async () => {
       const { userId } = await withWallet()
       const entries = await place.storage.audit.list(userId)

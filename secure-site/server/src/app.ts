@@ -1,22 +1,23 @@
 /**
- * The secure-site server (API.md, notes/embedded-wallet.md §4): the embedded wallet's own API on the
+ * The secure-site server (API.md, docs/embedded-wallet.md): the embedded wallet's own API on the
  * secure origin, and the built secure-site under a strict CSP. One Hono app over its dependencies, so
  * tests run it in-process with a fake clock, a recording mailer and the in-process vault.
  * `import * as App from './app.js'` → `App.app(deps)`.
  */
+import type * as Stamp from '@doorway/secure-site/common/Stamp'
+import * as SecureSite from '@doorway/shared/contracts/secureSite'
 import { serveStatic } from '@hono/node-server/serve-static'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import * as Audit from './Audit.js'
 import * as Auth from './auth.js'
-import { HttpError, respond } from './http.js'
+import * as Http from './http.js'
 import type * as Mail from './mail.js'
 import * as Devices from './routes/devices.js'
 import * as Email from './routes/email.js'
 import * as Export from './routes/export.js'
 import * as Session from './routes/session.js'
 import * as Wallet from './routes/wallet.js'
-import type * as Stamp from './Stamp.js'
 import type { Storage } from './storage/Storage.js'
 import type * as Vault from './Vault.js'
 
@@ -94,7 +95,7 @@ export function app(deps: Deps) {
     c.res.headers.set('cache-control', c.req.path.startsWith('/v1/') ? 'no-store' : 'no-cache')
   })
   app.use('/v1/*', bodyLimit({ maxSize: bodyLimitBytes, onError: (c) => c.json({ message: 'The body is larger than 16 KB' }, 413) }))
-  app.get('/healthz', (c) => c.json({ ok: true }))
+  Http.on(app, SecureSite.table.healthz, async (c) => Http.answer(c, SecureSite.table.healthz, { ok: true }))
   app.route('/', Devices.routes(server))
   app.route('/', Email.routes(server))
   app.route('/', Wallet.routes(server))
@@ -108,7 +109,7 @@ export function app(deps: Deps) {
   app.notFound((c) => c.json({ message: 'Not found' }, 404))
   // Answers say what was wrong with the request; a 500 is only ever the server's own fault, and logged.
   app.onError((error, c) => {
-    if (error instanceof HttpError) return respond(c, error)
+    if (error instanceof Http.HttpError) return Http.respond(c, error)
     log(`${c.req.method} ${c.req.path} failed`, error)
     return c.json({ message: 'Internal error' }, 500)
   })

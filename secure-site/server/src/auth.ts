@@ -1,12 +1,12 @@
 /**
- * Who is asking (notes/embedded-wallet.md §4.3): every route but /healthz is signed by a device key
- * (Stamp.ts); a session is that device linked to a user. `import * as Auth from './auth.js'`.
+ * Who is asking (docs/embedded-wallet.md §3): every route but /healthz is signed by a device key
+ * (common/Stamp.ts); a session is that device linked to a user. `import * as Auth from './auth.js'`.
  */
+import * as Stamp from '@doorway/secure-site/common/Stamp'
 import type { Context } from 'hono'
 import type { Deps } from './app.js'
 import { HttpError } from './http.js'
 import * as Session from './Session.js'
-import * as Stamp from './Stamp.js'
 import type { Device } from './storage/Storage.js'
 
 const refusals: Record<Exclude<Stamp.Verdict, { ok: true }>['reason'], string> = {

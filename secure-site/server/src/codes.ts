@@ -1,5 +1,5 @@
 /**
- * One-time codes as the routes use them (notes/embedded-wallet.md §4.4): sending one under the
+ * One-time codes as the routes use them (docs/embedded-wallet.md §4): sending one under the
  * throttle, and checking one with the same refusals, whether it signs in (/v1/email) or confirms an
  * export (/v1/export). `import * as Codes from './codes.js'`.
  */
@@ -68,7 +68,7 @@ export async function verify(server: Server, options: verify.Options): Promise<C
   if (outcome === 'ok') return challenge
   if (outcome === 'otherUser') throw new Http.HttpError(403, 'The code was sent to another email than the signed-in one', { reason: 'otherUser' })
   if (outcome === 'locked') throw throttled(Otp.lockout(failures, now)!)
-  // notes §4.4: the failure that locks the email tells its owner.
+  // docs/embedded-wallet.md §4: the failure that locks the email tells its owner.
   if (outcome === 'wrong' && Otp.lockout([...failures, now], now)) server.mail(Mail.locked({ to: challenge.email }))
   const attemptsLeft = outcome === 'wrong' ? { attemptsLeft: Otp.policy.attempts - challenge.attempts - 1 } : {}
   throw new Http.HttpError(401, refusals[outcome], { reason: outcome, ...attemptsLeft })

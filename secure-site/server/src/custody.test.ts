@@ -1,10 +1,10 @@
 /**
- * The custody split end to end, as the database would hold it (notes/embedded-wallet.md §4.2, hostile
+ * The custody split end to end, as the database would hold it (docs/embedded-wallet.md §2, hostile
  * test 5): no single party, and not the database with only one of its secrets, rebuilds a wallet.
  */
+import * as Seal from '@doorway/secure-site/common/Seal'
+import * as Shares from '@doorway/secure-site/common/Shares'
 import { describe, expect, test } from 'vitest'
-import * as Seal from '../../src/custody/Seal.js'
-import * as Shares from '../../src/custody/Shares.js'
 import * as Envelope from './Envelope.js'
 
 async function setup() {
@@ -47,7 +47,7 @@ describe('custody', () => {
 
   test('behavior: a returning device (D plus A) and a recovery (R1 plus R2, server and vault together) rebuild it', async () => {
     // The second line is the residual risk the UI states: in automatic-recovery mode the operator's
-    // server and vault together can recover (notes §4.2).
+    // server and vault together can recover (docs/embedded-wallet.md §2).
     const { kek, vault, db, aad, s, secret, address } = await setup()
     const a = await Envelope.decrypt(kek, db.deviceShare, 'user-1|device-1')
     expect(await Shares.combine(s.device, a, address)).toEqual(secret)

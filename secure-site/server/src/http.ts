@@ -1,10 +1,10 @@
 /**
  * The server's HTTP pieces (API.md Conventions): errors as `{ message, reason?, retryAfter?, attemptsLeft? }` with a
- * 4xx status, and input checks that throw 400 naming the field. `import * as Http from './http.js'`.
+ * 4xx status, and the routes of the table (shared/src/contracts/secureSite.ts) registered, their bodies
+ * checked (400 naming the field) and their answers typed. `import * as Http from './http.js'`.
  */
-import * as Ids from '@doorway/shared/Ids'
-import type { Context } from 'hono'
-import * as Otp from './Otp.js'
+import * as Contract from '@doorway/shared/Contract'
+import type { Context, Hono } from 'hono'
 
 export type Status = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503
 
@@ -31,30 +31,40 @@ export function object(text: string): Record<string, unknown> {
   try {
     const body: unknown = text === '' ? undefined : JSON.parse(text)
     if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as Record<string, unknown>
-  } catch {}
+  } catch {
+    // not JSON: refused below, as any other body that is no object
+  }
   throw badRequest('Expected a JSON object body')
 }
 
-export function id(value: unknown, name: string): string {
-  if (!Ids.isId(value)) throw badRequest(`Invalid ${name}: expected 32 lowercase hex digits`)
-  return value
+/**
+ * The fields of a JSON object body (`object`) as the route table declares them
+ * (shared/src/contracts/secureSite.ts), checked in their declared order: the first refused is a 400
+ * with its field's text.
+ */
+export function fields<F extends Contract.Fields>(declared: F | undefined, body: Record<string, unknown>): Contract.Checked<F> {
+  const checked = Contract.check(declared, (name) => body[name])
+  if ('invalid' in checked) throw badRequest(checked.invalid)
+  return checked.values
 }
 
-/** Bytes sent as base64url without padding, of an exact length or a range. */
-export function bytes(value: unknown, name: string, length: number | { min: number; max: number }): Uint8Array {
-  const { min, max } = typeof length === 'number' ? { min: length, max: length } : length
-  // 4 characters carry 3 bytes; a length of 1 mod 4 is never valid base64url.
-  if (typeof value !== 'string' || value.length > Math.ceil((max * 4) / 3) || !/^[\w-]*$/.test(value) || value.length % 4 === 1)
-    throw badRequest(`Invalid ${name}: expected base64url bytes`)
-  const decoded = new Uint8Array(Buffer.from(value, 'base64url'))
-  if (decoded.length < min || decoded.length > max || Buffer.from(decoded).toString('base64url') !== value)
-    throw badRequest(`Invalid ${name}: expected ${min === max ? min : `${min} to ${max}`} bytes as base64url`)
-  return decoded
+/** A route's body: 400 when it is no JSON object, else its declared fields, checked. */
+export function body<R extends Contract.Route>(route: R, text: string): Contract.Checked<NonNullable<R['body']>> {
+  return fields(route.body ?? {}, object(text)) as Contract.Checked<NonNullable<R['body']>>
 }
 
-/** A P-256 public key as the uncompressed point (65 bytes, 0x04 ‖ x ‖ y) that is on the curve. */
-export async function point(value: unknown, name: string): Promise<Uint8Array> {
-  const raw = bytes(value, name, 65)
+/** Registers the handler of a route of the table at its method and path. */
+export function on(app: Hono, route: Contract.Route, handler: (c: Context) => Promise<Response>): void {
+  app.on(route.method, [route.path], handler)
+}
+
+/** The route's answer: its result as JSON, with the route's success status unless `status` says another. */
+export function answer<R extends Contract.Route>(c: Context, route: R, result: Contract.Result<R>, status: 200 | 201 | 202 = route.status ?? 200): Response {
+  return c.json(result as object, status)
+}
+
+/** Bytes of a P-256 public key (a checked field of 65 bytes) that are an uncompressed point on the curve. */
+export async function point(raw: Uint8Array, name: string): Promise<Uint8Array> {
   const valid =
     raw[0] === 0x04 &&
     (await crypto.subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, { name: 'ECDH', namedCurve: 'P-256' }, true, []).then(
@@ -63,28 +73,4 @@ export async function point(value: unknown, name: string): Promise<Uint8Array> {
     ))
   if (!valid) throw badRequest(`Invalid ${name}: expected an uncompressed P-256 point`)
   return raw
-}
-
-/** spec §5: the email must be a valid format. */
-export function email(value: unknown): string {
-  const email = Otp.normalizeEmail(value)
-  if (!email) throw badRequest('Invalid email')
-  return email
-}
-
-export function code(value: unknown): string {
-  if (!Otp.isCode(value)) throw badRequest(`Invalid code: expected ${Otp.policy.digits} digits`)
-  return value
-}
-
-/** The dapp's origin, as the mail shows it: http(s), nothing after the port, at most 200 characters. */
-export function host(value: unknown): string {
-  const origin = typeof value === 'string' && value.length <= 200 ? URL.parse(value) : null
-  if (!origin || !/^https?:$/.test(origin.protocol) || origin.origin !== value) throw badRequest('Invalid host: expected an http(s) origin')
-  return value
-}
-
-export function evmAddress(value: unknown): string {
-  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) throw badRequest('Invalid address: expected a 0x-prefixed 40-hex-digit address')
-  return value
 }

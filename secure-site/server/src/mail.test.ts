@@ -1,5 +1,5 @@
+import * as MailSink from '@doorway/devnet/mailSink'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import * as MailSink from '../../../devnet/src/mailSink.js'
 import * as Mail from './mail.js'
 
 let sink: MailSink.start.ReturnType

@@ -1,5 +1,5 @@
 /**
- * The server's mail (notes/embedded-wallet.md §4.4, §4.8): the code and the requesting host, never a
+ * The server's mail (docs/embedded-wallet.md §4, §8): the code and the requesting host, never a
  * link that signs in. `send` settles when the SMTP server accepted or refused the mail, so a route can
  * wait for a code mail within a bound and say so when it did not go out. `import * as Mail from './mail.js'`.
  */
@@ -27,7 +27,7 @@ export function code(options: { to: string; code: string; host: string }): Mail 
   }
 }
 
-/** notes §4.8: the code that lets this device show the wallet's recovery phrase and key. */
+/** docs/embedded-wallet.md §8: the code that lets this device show the wallet's recovery phrase and key. */
 export function exportCode(options: { to: string; code: string; host: string }): Mail {
   const minutes = Otp.policy.lifetimeMs / 60_000
   return {
@@ -44,7 +44,7 @@ export function exportCode(options: { to: string; code: string; host: string }):
   }
 }
 
-/** notes §4.8 After export: the notification. */
+/** docs/embedded-wallet.md §8 After export: the notification. */
 export function exported(options: { to: string; host: string }): Mail {
   return {
     to: options.to,
@@ -58,7 +58,7 @@ export function exported(options: { to: string; host: string }): Mail {
   }
 }
 
-/** notes §4.4: the lockout notifies the person. */
+/** docs/embedded-wallet.md §4: the lockout notifies the person. */
 export function locked(options: { to: string }): Mail {
   const hours = Otp.policy.lockoutMs / 3_600_000
   return {

@@ -1,5 +1,5 @@
 /**
- * The secure-site server and its vault on Node (notes/embedded-wallet.md §4.2, §4.9), two processes
+ * The secure-site server and its vault on Node (docs/embedded-wallet.md §2, §9), two processes
  * that each read only their own secrets: `tsx secure-site/server/src/main.ts --role=server|vault`.
  * `start` and `startVault` run one in this process; `spawnVault` runs the vault as a child process,
  * as `npm start` does (devnet/src/start.ts).

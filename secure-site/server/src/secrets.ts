@@ -1,12 +1,12 @@
 /**
- * The secrets kept outside the database (notes/embedded-wallet.md §4.9), each process reading only its
+ * The secrets kept outside the database (docs/embedded-wallet.md §9), each process reading only its
  * own: the server KEK_A, the OTP pepper and the ticket key's private half; the vault its private key and
  * the ticket key's public half. From the environment, else from files in a directory (a KMS in
  * production). `ensureDev` makes the local stack's stand-ins. `import * as Secrets from './secrets.js'`.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { base64url, fromBase64url } from './bytes.js'
+import * as Base64url from '@doorway/secure-site/common/Base64url'
 import * as Envelope from './Envelope.js'
 import * as Ticket from './Ticket.js'
 
@@ -29,9 +29,9 @@ export type VaultSecrets = { key: CryptoKey; publicKey: Uint8Array; ticketKey: C
 /** The server's: DOORWAY_KEK_A, DOORWAY_OTP_PEPPER (base64url) and DOORWAY_TICKET_KEY (a private JWK), else the files. */
 export async function server(options: { dir: string; env?: NodeJS.ProcessEnv }): Promise<ServerSecrets> {
   const { dir, env = process.env } = options
-  const kek = fromBase64url(await read(env.DOORWAY_KEK_A, 'DOORWAY_KEK_A', dir, files.kek))
+  const kek = secretBytes(await read(env.DOORWAY_KEK_A, 'DOORWAY_KEK_A', dir, files.kek))
   if (kek.length !== 32) throw new Error('KEK_A must be 32 bytes as base64url (DOORWAY_KEK_A or kek_a)')
-  const pepper = fromBase64url(await read(env.DOORWAY_OTP_PEPPER, 'DOORWAY_OTP_PEPPER', dir, files.pepper))
+  const pepper = secretBytes(await read(env.DOORWAY_OTP_PEPPER, 'DOORWAY_OTP_PEPPER', dir, files.pepper))
   if (pepper.length < 32) throw new Error('The OTP pepper must be at least 32 bytes as base64url (DOORWAY_OTP_PEPPER or otp_pepper)')
   const ticketJwk = jwk(await read(env.DOORWAY_TICKET_KEY, 'DOORWAY_TICKET_KEY', dir, files.ticketKey), 'DOORWAY_TICKET_KEY')
   return {
@@ -67,7 +67,7 @@ export async function ensureDev(dir: string): Promise<{ dir: string; vaultPublic
     })
     return (await existing(name))!
   }
-  const random = () => base64url(crypto.getRandomValues(new Uint8Array(32)))
+  const random = () => Base64url.encode(crypto.getRandomValues(new Uint8Array(32)))
 
   if (!(await existing(files.kek))) await put(files.kek, random())
   if (!(await existing(files.pepper))) await put(files.pepper, random())
@@ -76,7 +76,7 @@ export async function ensureDev(dir: string): Promise<{ dir: string; vaultPublic
   let vaultPublicKey = (await existing(files.vaultPublicKey))?.trim()
   if (!vaultPublicKey) {
     const vaultJwk = (await existing(files.vaultKey)) ?? (await put(files.vaultKey, await newKeyPair(ecdh, ['deriveBits'])))
-    vaultPublicKey = (await put(files.vaultPublicKey, base64url(point(jwk(vaultJwk, files.vaultKey))))).trim()
+    vaultPublicKey = (await put(files.vaultPublicKey, Base64url.encode(point(jwk(vaultJwk, files.vaultKey))))).trim()
   }
   return { dir, vaultPublicKey }
 }
@@ -89,11 +89,25 @@ async function read(fromEnv: string | undefined, variable: string, dir: string, 
   })).trim()
 }
 
+/**
+ * A raw secret as an operator may have written it: base64url, or standard base64 with padding or line
+ * breaks, which were always accepted; anything else reads as no bytes, which the length checks refuse.
+ */
+function secretBytes(text: string): Uint8Array<ArrayBuffer> {
+  try {
+    return Base64url.decode(text.replace(/\s|=+$/g, '').replace(/\+/g, '-').replace(/\//g, '_'))
+  } catch {
+    return new Uint8Array()
+  }
+}
+
 function jwk(text: string, source: string): JsonWebKey {
   try {
     const key = JSON.parse(text) as JsonWebKey
     if (key.kty === 'EC' && key.crv === 'P-256' && typeof key.x === 'string' && typeof key.y === 'string') return key
-  } catch {}
+  } catch {
+    // not JSON: refused below, as any other text that is no P-256 JWK
+  }
   throw new Error(`${source} must be a P-256 JWK`)
 }
 
@@ -108,8 +122,8 @@ const publicJwk = ({ kty, crv, x, y }: JsonWebKey): JsonWebKey => ({ kty, crv, x
 
 /** The uncompressed point 0x04 ‖ x ‖ y of an EC JWK. */
 function point(key: JsonWebKey): Uint8Array {
-  const x = fromBase64url(key.x!)
-  const y = fromBase64url(key.y!)
+  const x = Base64url.decode(key.x!)
+  const y = Base64url.decode(key.y!)
   const out = new Uint8Array(65)
   out[0] = 0x04
   out.set(x, 1)

@@ -5,7 +5,7 @@ import { approveText } from '@doorway/shared/texts/approve'
 import type { Description, Row } from './describe.js'
 import { element, holdToConfirm, type Listen, observesVisibility, type Visibility, watchIntersection, watchPage } from './guard.js'
 
-// The approval screen the secure-site renders in its own frame (notes §4.7), behind guard.ts: Approve
+// The approval screen the secure-site renders in its own frame (docs/embedded-wallet.md §7), behind guard.ts: Approve
 // counts only the person's own input on a screen that has been visible for a while.
 
 export { holdMs, visibleMs } from './guard.js'
@@ -15,7 +15,7 @@ export class Aborted extends DoorwayError {
   override readonly name: string = 'Aborted'
 
   constructor() {
-    // notes §4.6: a pending request that is aborted rejects with 4001
+    // docs/embedded-wallet.md §6: a pending request that is aborted rejects with 4001
     super(requestAborted, { code: codes.userRejected })
   }
 }

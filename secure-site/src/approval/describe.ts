@@ -21,7 +21,7 @@ import * as Display from './internal/display.js'
 import { InvalidRequest } from './internal/errors.js'
 import * as TypedData from './internal/typedData.js'
 
-// What an unsafe request asks, decoded by the secure-site itself (notes §4.7 Rendering): the frame
+// What an unsafe request asks, decoded by the secure-site itself (docs/embedded-wallet.md §7 Rendering): the frame
 // that forwards it is not trusted, so every param is checked here and anything malformed is refused
 // before it is shown.
 

@@ -1,14 +1,14 @@
 /**
- * What keeps a screen of the secure-site from being approved blind (notes/embedded-wallet.md §4.7):
+ * What keeps a screen of the secure-site from being approved blind (docs/embedded-wallet.md §7):
  * the frame around it is not trusted, and may make this iframe transparent, cover it or click for the
  * person. A screen counts as seen once IntersectionObserver v2 has reported it visible for visibleMs;
  * where that observer is missing, only the page's visibility is known and the action is held instead.
  * Only the person's own (trusted) input counts. Used by the approval and the key export.
  */
 
-/** How long a screen must stay visible before its action is enabled (notes §4.7). */
+/** How long a screen must stay visible before its action is enabled (docs/embedded-wallet.md §7). */
 export const visibleMs = 500
-/** How long the action is held where visibility cannot be observed (notes §4.7). */
+/** How long the action is held where visibility cannot be observed (docs/embedded-wallet.md §7). */
 export const holdMs = 800
 // The shortest delay IntersectionObserver v2 accepts with trackVisibility.
 const observerDelayMs = 100
@@ -54,7 +54,7 @@ function dwell(win: Window, update: (visibility: Visibility) => void) {
   return { visible, stop }
 }
 
-// notes §4.7, Porto's approach: visible means not covered, not transparent, not transformed.
+// docs/embedded-wallet.md §7, Porto's approach: visible means not covered, not transparent, not transformed.
 export function watchIntersection(win: VisibilityWindow, target: Element, update: (visibility: Visibility) => void) {
   const gate = dwell(win, update)
   const observer = new win.IntersectionObserver!(

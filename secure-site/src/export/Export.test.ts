@@ -1,13 +1,13 @@
 // @vitest-environment jsdom
+import * as Shares from '@doorway/secure-site/common/Shares'
 import * as Errors from '@doorway/shared/Errors'
 import { format } from '@doorway/shared/Texts'
-import { exportKeyText } from '@doorway/shared/texts/exportKey'
 import { emailText } from '@doorway/shared/texts/email'
+import { exportKeyText } from '@doorway/shared/texts/exportKey'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { Aborted } from '../approval/Approval.js'
 import { holdMs, visibleMs } from '../approval/guard.js'
 import { VisibilityObserver, withVisibilityObserver } from '../approval/testing.js'
-import * as Shares from '../custody/Shares.js'
 import * as Export from './Export.js'
 
 // BIP-39's "abandon … about" entropy: sixteen zero bytes.

@@ -1,16 +1,15 @@
 import '../approval/approval.css'
 import './export.css'
+import * as Shares from '@doorway/secure-site/common/Shares'
 import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
 import { format } from '@doorway/shared/Texts'
-import { exportKeyText } from '@doorway/shared/texts/exportKey'
 import { emailText } from '@doorway/shared/texts/email'
+import { exportKeyText } from '@doorway/shared/texts/exportKey'
 import { Aborted } from '../approval/Approval.js'
 import { element, holdToConfirm, type Listen, observesVisibility, type Visibility, watchIntersection, watchPage } from '../approval/guard.js'
-import * as Shares from '../custody/Shares.js'
-import type { Wallet } from '../wallet/Wallet.js'
 
-// Key export (notes/embedded-wallet.md §4.8), rendered by the secure-site in its own frame: a fresh
+// Key export (docs/embedded-wallet.md §8), rendered by the secure-site in its own frame: a fresh
 // code to the wallet's email, then a hold-to-reveal on a screen that has stayed visible (guard.ts),
 // then the recovery phrase and the private key, in this DOM only, copied through this origin's own
 // clipboard. The frame learns only that the person is done. A screen that gets covered or hidden
@@ -18,7 +17,11 @@ import type { Wallet } from '../wallet/Wallet.js'
 
 export declare namespace show {
   type Options = {
-    wallet: Pick<Wallet, 'exportCode' | 'exportSecret'>
+    /** Wallet.exportCode and Wallet.exportSecret, bound to the wallet (main.ts). */
+    wallet: {
+      exportCode(host: string, signal?: AbortSignal): Promise<{ email: string; sent: boolean }>
+      exportSecret(host: string, code?: string, signal?: AbortSignal): Promise<Uint8Array>
+    }
     /** The dapp's origin, named in the code mail and the audit log. */
     host: string
     /** Aborts when the modal closes or the view goes away. */
@@ -31,6 +34,30 @@ export declare namespace show {
 
 type Step = 'confirm' | 'code' | 'reveal' | 'shown'
 
+/** One export on the page: what `show` was given, its elements, and where the person is in it. */
+type View = {
+  readonly wallet: show.Options['wallet']
+  readonly host: string
+  /** The caller's: aborted when the modal closes. */
+  readonly signal: AbortSignal
+  readonly win: Window
+  readonly doc: Document
+  readonly screen: Screen
+  /** Listens for the person's own events until the export ends. */
+  readonly listen: Listen
+  readonly listeners: AbortController
+  /** Ends the promise `show` returned. */
+  readonly finish: (outcome: 'done' | 'aborted') => void
+  step: Step
+  busy: boolean
+  visibility: Visibility
+  secret: { mnemonic: string; privateKey: string } | undefined
+  /** The server step under way, aborted when the export ends. */
+  request: AbortController | undefined
+  stopWatching: () => void
+  cancelHold: () => void
+}
+
 /** Shows the export in `root` until the person is done or cancels; rejects with Aborted on `signal`. */
 export function show(root: HTMLElement, options: show.Options): Promise<void> {
   const { wallet, host, signal, isTrusted = (event: Event) => event.isTrusted } = options
@@ -39,120 +66,143 @@ export function show(root: HTMLElement, options: show.Options): Promise<void> {
   if (signal.aborted) return Promise.reject(new Aborted())
   return new Promise((resolve, reject) => {
     const listeners = new AbortController()
-    const listen: Listen = (target, type, handler) =>
-      target.addEventListener(type, (event) => isTrusted(event) && handler(event as never), { signal: listeners.signal })
-    const screen = render(doc)
-    let step: Step = 'confirm'
-    let busy = false
-    let visibility: Visibility = 'waiting'
-    let secret: { mnemonic: string; privateKey: string } | undefined
-    let request: AbortController | undefined
-
-    const say = (text: string, alert = false) => {
-      screen.status.setAttribute('role', alert ? 'alert' : 'status')
-      screen.status.textContent = text
+    const view: View = {
+      wallet,
+      host,
+      signal,
+      win,
+      doc,
+      screen: render(doc),
+      listen: (target, type, handler) => target.addEventListener(type, (event) => isTrusted(event) && handler(event as never), { signal: listeners.signal }),
+      listeners,
+      finish: (outcome) => (outcome === 'aborted' ? reject(new Aborted()) : resolve()),
+      step: 'confirm',
+      busy: false,
+      visibility: 'waiting',
+      secret: undefined,
+      request: undefined,
+      stopWatching: () => {},
+      cancelHold: () => {},
     }
-    const go = (next: Step) => {
-      step = next
-      screen.section.dataset.step = next
-      screen.confirm.hidden = next !== 'confirm'
-      screen.code.hidden = next !== 'code'
-      screen.reveal.hidden = next !== 'reveal'
-      screen.secret.hidden = next !== 'shown'
-      screen.cancel.textContent = next === 'shown' ? exportKeyText.done : exportKeyText.cancel
-      if (next !== 'shown') screen.secret.replaceChildren()
-    }
-    const settle = (outcome: 'done' | 'aborted') => {
-      listeners.abort()
-      request?.abort()
-      stopWatching()
-      cancelHold()
-      secret = undefined
-      screen.section.remove()
-      if (outcome === 'aborted') reject(new Aborted())
-      else resolve()
-    }
-    /** One server step under a 30 s bound (spec §7); its refusal is said on the screen, nothing is lost. */
-    const run = async (working: string, work: (signal: AbortSignal) => Promise<void>) => {
-      if (busy) return
-      busy = true
-      say(working)
-      const current = (request = new AbortController())
-      let timedOut = false
-      const timer = win.setTimeout(() => ((timedOut = true), current.abort()), Constants.embeddedRequestTimeoutMs)
-      try {
-        await work(current.signal)
-        say('')
-      } catch (error) {
-        if (signal.aborted) return
-        say(timedOut ? emailText.timedOut : error instanceof Errors.DoorwayError ? error.message : emailText.unavailable, true)
-      } finally {
-        win.clearTimeout(timer)
-        busy = false
-      }
-    }
-
-    const stopWatching = (observesVisibility(win) ? watchIntersection : watchPage)(win, screen.section, (next) => {
-      visibility = next
-      screen.section.dataset.visibility = next
-      screen.hold.setAttribute('aria-disabled', String(next !== 'ready'))
-      if (next !== 'hidden') {
-        if (screen.status.textContent === exportKeyText.hidden) say('')
-        return
-      }
-      cancelHold()
-      // Covered or hidden: the secret leaves the page until the person holds to reveal it again.
-      if (step === 'shown') go('reveal')
-      if (step === 'reveal') say(exportKeyText.hidden, true)
-    })
-    const cancelHold = holdToConfirm(win, screen.hold, {
-      listen,
+    view.stopWatching = (observesVisibility(win) ? watchIntersection : watchPage)(win, view.screen.section, (next) => watched(view, next))
+    view.cancelHold = holdToConfirm(win, view.screen.hold, {
+      listen: view.listen,
       signal: listeners.signal,
-      ready: () => visibility === 'ready' && step === 'reveal',
-      done: () => {
-        if (!secret) return
-        screen.secret.replaceChildren(...secretView(doc, secret, listen, say))
-        go('shown')
-        say('')
-      },
+      ready: () => view.visibility === 'ready' && view.step === 'reveal',
+      done: () => reveal(view),
     })
-
-    signal.addEventListener('abort', () => settle('aborted'), { signal: listeners.signal })
-    listen(screen.cancel, 'click', () => settle('done'))
-    listen(doc, 'keydown', (event) => event.key === 'Escape' && settle('done'))
-    /** The entropy released for this export, as the phrase and key; the bytes are zeroed at once. */
-    const unlock = async (code: string | undefined, signal: AbortSignal) => {
-      const entropy = await wallet.exportSecret(host, code, signal)
-      try {
-        secret = Shares.exportable(entropy)
-      } finally {
-        entropy.fill(0)
-      }
-      screen.input.value = ''
-      go('reveal')
-      screen.hold.focus()
-    }
-    // A sign-in of the last 5 minutes is fresh enough (notes §4.3); otherwise a code is mailed first.
-    listen(screen.start, 'click', () =>
-      run(exportKeyText.starting, async (signal) => {
-        const { email, sent } = await wallet.exportCode(host, signal)
-        if (!sent) return unlock(undefined, signal)
-        screen.sent.textContent = format(exportKeyText.codeSent, { email })
-        go('code')
-        screen.input.focus()
-      }),
-    )
-    listen(screen.code, 'submit', (event) => {
-      event.preventDefault()
-      const code = screen.input.value.replace(/\s/g, '')
-      if (!/^\d{6}$/.test(code)) return say(emailText.codeInvalid, true)
-      void run(exportKeyText.verifying, (signal) => unlock(code, signal))
-    })
-
-    go('confirm')
-    root.append(screen.section)
-    screen.start.focus({ preventScroll: true })
+    wire(view)
+    go(view, 'confirm')
+    root.append(view.screen.section)
+    view.screen.start.focus({ preventScroll: true })
   })
+}
+
+/** The person's ways through the export: start, the code, cancel, Escape; and the caller's abort. */
+function wire(view: View) {
+  const { screen, listen } = view
+  view.signal.addEventListener('abort', () => settle(view, 'aborted'), { signal: view.listeners.signal })
+  listen(screen.cancel, 'click', () => settle(view, 'done'))
+  listen(view.doc, 'keydown', (event) => event.key === 'Escape' && settle(view, 'done'))
+  // A sign-in of the last 5 minutes is fresh enough (docs/embedded-wallet.md §3); otherwise a code is mailed first.
+  listen(screen.start, 'click', () =>
+    run(view, exportKeyText.starting, async (signal) => {
+      const { email, sent } = await view.wallet.exportCode(view.host, signal)
+      if (!sent) return unlock(view, undefined, signal)
+      screen.sent.textContent = format(exportKeyText.codeSent, { email })
+      go(view, 'code')
+      screen.input.focus()
+    }),
+  )
+  listen(screen.code, 'submit', (event) => {
+    event.preventDefault()
+    const code = screen.input.value.replace(/\s/g, '')
+    if (!/^\d{6}$/.test(code)) return say(view, emailText.codeInvalid, true)
+    void run(view, exportKeyText.verifying, (signal) => unlock(view, code, signal))
+  })
+}
+
+function say(view: View, text: string, alert = false) {
+  view.screen.status.setAttribute('role', alert ? 'alert' : 'status')
+  view.screen.status.textContent = text
+}
+
+function go(view: View, next: Step) {
+  const { screen } = view
+  view.step = next
+  screen.section.dataset.step = next
+  screen.confirm.hidden = next !== 'confirm'
+  screen.code.hidden = next !== 'code'
+  screen.reveal.hidden = next !== 'reveal'
+  screen.secret.hidden = next !== 'shown'
+  screen.cancel.textContent = next === 'shown' ? exportKeyText.done : exportKeyText.cancel
+  if (next !== 'shown') screen.secret.replaceChildren()
+}
+
+function settle(view: View, outcome: 'done' | 'aborted') {
+  view.listeners.abort()
+  view.request?.abort()
+  view.stopWatching()
+  view.cancelHold()
+  view.secret = undefined
+  view.screen.section.remove()
+  view.finish(outcome)
+}
+
+/** One server step under a 30 s bound (spec §7); its refusal is said on the screen, nothing is lost. */
+async function run(view: View, working: string, work: (signal: AbortSignal) => Promise<void>) {
+  if (view.busy) return
+  view.busy = true
+  say(view, working)
+  const current = (view.request = new AbortController())
+  let timedOut = false
+  const timer = view.win.setTimeout(() => ((timedOut = true), current.abort()), Constants.embeddedRequestTimeoutMs)
+  try {
+    await work(current.signal)
+    say(view, '')
+  } catch (error) {
+    if (view.signal.aborted) return
+    say(view, timedOut ? emailText.timedOut : error instanceof Errors.DoorwayError ? error.message : emailText.unavailable, true)
+  } finally {
+    view.win.clearTimeout(timer)
+    view.busy = false
+  }
+}
+
+function watched(view: View, next: Visibility) {
+  const { screen } = view
+  view.visibility = next
+  screen.section.dataset.visibility = next
+  screen.hold.setAttribute('aria-disabled', String(next !== 'ready'))
+  if (next !== 'hidden') {
+    if (screen.status.textContent === exportKeyText.hidden) say(view, '')
+    return
+  }
+  view.cancelHold()
+  // Covered or hidden: the secret leaves the page until the person holds to reveal it again.
+  if (view.step === 'shown') go(view, 'reveal')
+  if (view.step === 'reveal') say(view, exportKeyText.hidden, true)
+}
+
+/** The hold is done: the phrase and the key go on the page. */
+function reveal(view: View) {
+  if (!view.secret) return
+  view.screen.secret.replaceChildren(...secretView(view.doc, view.secret, view.listen, (text, alert) => say(view, text, alert)))
+  go(view, 'shown')
+  say(view, '')
+}
+
+/** The entropy released for this export, as the phrase and key; the bytes are zeroed at once. */
+async function unlock(view: View, code: string | undefined, signal: AbortSignal) {
+  const entropy = await view.wallet.exportSecret(view.host, code, signal)
+  try {
+    view.secret = Shares.exportable(entropy)
+  } finally {
+    entropy.fill(0)
+  }
+  view.screen.input.value = ''
+  go(view, 'reveal')
+  view.screen.hold.focus()
 }
 
 type Screen = {

@@ -1,5 +1,5 @@
 /**
- * What this device keeps, in the secure-site's own IndexedDB (notes/embedded-wallet.md §4.2, §4.3):
+ * What this device keeps, in the secure-site's own IndexedDB (docs/embedded-wallet.md §2, §3):
  * its ECDSA P-256 request key and an AES-GCM wrapping key, both non-extractable (`exportKey` throws),
  * and the wallet record: the email, the address it committed to, and the device share D encrypted
  * under the wrapping key with AAD userId‖deviceId. Storage is partitioned by the top-level site, so

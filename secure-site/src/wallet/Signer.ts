@@ -1,5 +1,5 @@
 /**
- * An unsafe request, decided here (notes/embedded-wallet.md §4.7): validated and described by the
+ * An unsafe request, decided here (docs/embedded-wallet.md §7): validated and described by the
  * secure-site itself, shown in its own DOM, and signed only on the pending → approved transition of
  * the approval, so a late click after an abort signs nothing. The frame gets a signature, or for
  * eth_sendTransaction the signed raw transaction it broadcasts (this origin has no chain access).
@@ -9,10 +9,10 @@ import type * as Protocol from '@doorway/shared/Protocol'
 import type { Hex, TypedDataDefinition } from 'viem'
 import * as Approval from '../approval/Approval.js'
 import * as Describe from '../approval/describe.js'
-import type { Wallet } from './Wallet.js'
+import * as Wallet from './Wallet.js'
 
 export async function sign(options: {
-  wallet: Wallet
+  wallet: Wallet.Wallet
   method: (typeof Protocol.embeddedUnsafeMethods)[number]
   params: unknown[]
   chainId: string
@@ -23,7 +23,7 @@ export async function sign(options: {
   const { wallet, method, params, chainId, signal } = options
   // Unlock first: the approval names the account that will sign, and a locked device without a
   // session has nothing to approve.
-  const account = await wallet.account(signal)
+  const account = await Wallet.account(wallet, signal)
   let description: Describe.Description
   try {
     description = Describe.describe({ method, params, chainId, from: account.address })

@@ -3,21 +3,21 @@
  * in-process vault): create by code, reconnect a returning device, recover on a new device to the same
  * address, sign out, and a tampered share that signs nothing.
  */
-import { PGlite } from '@electric-sql/pglite'
+import * as Seal from '@doorway/secure-site/common/Seal'
+import * as Shares from '@doorway/secure-site/common/Shares'
+import * as App from '@doorway/secure-site/server/app'
+import * as Envelope from '@doorway/secure-site/server/Envelope'
+import type * as Mail from '@doorway/secure-site/server/mail'
+import * as Embedded from '@doorway/secure-site/server/storage/embedded'
+import type { Storage } from '@doorway/secure-site/server/storage/Storage'
+import * as Ticket from '@doorway/secure-site/server/Ticket'
+import * as Vault from '@doorway/secure-site/server/Vault'
 import { errors, format } from '@doorway/shared/Texts'
 import { emailText } from '@doorway/shared/texts/email'
+import { PGlite } from '@electric-sql/pglite'
 import { recoverMessageAddress } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import * as App from '../../server/src/app.js'
-import type * as Mail from '../../server/src/mail.js'
-import * as Embedded from '../../server/src/storage/embedded.js'
-import type { Storage } from '../../server/src/storage/Storage.js'
-import * as Ticket from '../../server/src/Ticket.js'
-import * as Vault from '../../server/src/Vault.js'
-import * as Envelope from '../../server/src/Envelope.js'
-import * as Seal from '../custody/Seal.js'
-import * as Shares from '../custody/Shares.js'
 import * as Device from './Device.js'
 import * as Wallet from './Wallet.js'
 
@@ -54,8 +54,8 @@ const newEmail = () => `wallet${++n}-${Date.now()}@example.test`
 const codeFor = (email: string) => mails.filter((m) => m.to === email).at(-1)!.text.match(/\b(\d{6})\b/)![1]!
 
 async function login(wallet: Wallet.Wallet, email: string) {
-  await wallet.connectEmail(email, host)
-  return wallet.connectOtp(codeFor(email))
+  await Wallet.connectEmail(wallet, email, host)
+  return Wallet.connectOtp(wallet, codeFor(email))
 }
 
 describe('wallet', () => {
@@ -65,13 +65,13 @@ describe('wallet', () => {
     const first = Wallet.create({ store, base: 'http://127.0.0.1:5175', vaultPublicKey, fetch: fetcher })
     const account = await login(first, email)
     expect(account).toEqual({ email, address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) })
-    const signature = await (await first.account()).signMessage({ message: 'hello' })
+    const signature = await (await Wallet.account(first)).signMessage({ message: 'hello' })
     expect(await recoverMessageAddress({ message: 'hello', signature })).toBe(account.address)
 
     // A reload: the same device store, a fresh module. D + A, no code.
     const mailsBefore = mails.length
     const reloaded = Wallet.create({ store, base: 'http://127.0.0.1:5175', vaultPublicKey, fetch: fetcher })
-    expect(await reloaded.restore()).toEqual(account)
+    expect(await Wallet.restore(reloaded)).toEqual(account)
     expect(mails.length).toBe(mailsBefore)
   })
 
@@ -82,19 +82,19 @@ describe('wallet', () => {
     await db.query('UPDATE otp_challenges SET created_at = created_at - 60000 WHERE email = $1', [email])
     const other = device()
     expect(await login(other, email)).toEqual({ email, address })
-    const signature = await (await other.account()).signMessage({ message: 'same key' })
+    const signature = await (await Wallet.account(other)).signMessage({ message: 'same key' })
     expect(await recoverMessageAddress({ message: 'same key', signature })).toBe(address)
   })
 
   test('error: the throttle, a wrong code and a malformed email come back as the modal\'s messages', async () => {
     const email = newEmail()
     const wallet = device()
-    await wallet.connectEmail(email, host)
-    await expect(device().connectEmail(email, host)).rejects.toThrow(new RegExp(`^${format(errors.emailLoginThrottled, { n: 999 }).replace('999', '\\d+')}$`))
+    await Wallet.connectEmail(wallet, email, host)
+    await expect(Wallet.connectEmail(device(), email, host)).rejects.toThrow(new RegExp(`^${format(errors.emailLoginThrottled, { n: 999 }).replace('999', '\\d+')}$`))
     const code = codeFor(email)
-    await expect(wallet.connectOtp(code === '000000' ? '111111' : '000000')).rejects.toThrow(format(emailText.wrong, { n: 4 }))
-    await expect(device().connectEmail('not-an-email', host)).rejects.toThrow(emailText.invalid)
-    expect(await wallet.connectOtp(code)).toMatchObject({ email })
+    await expect(Wallet.connectOtp(wallet, code === '000000' ? '111111' : '000000')).rejects.toThrow(format(emailText.wrong, { n: 4 }))
+    await expect(Wallet.connectEmail(device(), 'not-an-email', host)).rejects.toThrow(emailText.invalid)
+    expect(await Wallet.connectOtp(wallet, code)).toMatchObject({ email })
   })
 
   test('behavior: sign out ends the session here: no reconnect, and the server no longer releases the share', async () => {
@@ -102,10 +102,10 @@ describe('wallet', () => {
     const store = Device.memoryStore()
     const wallet = Wallet.create({ store, base: 'http://127.0.0.1:5175', vaultPublicKey, fetch: fetcher })
     await login(wallet, email)
-    await wallet.signOut()
+    await Wallet.signOut(wallet)
     expect(await Device.wallet(store)).toBeUndefined()
-    expect(await Wallet.create({ store, base: 'http://127.0.0.1:5175', vaultPublicKey, fetch: fetcher }).restore()).toBeNull()
-    await expect(wallet.account()).rejects.toMatchObject({ code: 4100 })
+    expect(await Wallet.restore(Wallet.create({ store, base: 'http://127.0.0.1:5175', vaultPublicKey, fetch: fetcher }))).toBeNull()
+    await expect(Wallet.account(wallet)).rejects.toMatchObject({ code: 4100 })
   })
 
   test('error: a tampered server share does not rebuild the committed address, and nothing is signed', async () => {
@@ -121,8 +121,8 @@ describe('wallet', () => {
     const d = await Device.openShare(store, key, record)
     d[5] = d[5]! ^ 0xff
     await Device.saveWallet(store, key, { userId: record.userId, email: record.email, address: record.address, share: d })
-    wallet.lock()
-    await expect(wallet.account()).rejects.toThrow(emailText.tampered)
+    Wallet.lock(wallet)
+    await expect(Wallet.account(wallet)).rejects.toThrow(emailText.tampered)
     expect(tampered).toBe(1)
   })
 
@@ -131,8 +131,8 @@ describe('wallet', () => {
     const wallet = device()
     const { address } = await login(wallet, email)
     const before = mails.length
-    expect(await wallet.exportCode(host)).toEqual({ email, sent: false })
-    const { mnemonic, privateKey } = Shares.exportable(await wallet.exportSecret(host))
+    expect(await Wallet.exportCode(wallet, host)).toEqual({ email, sent: false })
+    const { mnemonic, privateKey } = Shares.exportable(await Wallet.exportSecret(wallet, host))
     expect(mnemonic.split(' ')).toHaveLength(12)
     expect(privateKeyToAccount(privateKey).address).toBe(address)
     expect(mails.slice(before).map((m) => m.subject)).toEqual(['Your Doorway wallet was exported'])
@@ -145,18 +145,18 @@ describe('wallet', () => {
     // Sign-in was over 5 minutes ago, and its code long enough ago for the 30 s throttle.
     await db.query('UPDATE otp_challenges SET created_at = created_at - 600000 WHERE email = $1', [email])
     await db.query('UPDATE devices SET fresh_auth_at = fresh_auth_at - 600000 WHERE user_id IS NOT NULL AND fresh_auth_at IS NOT NULL')
-    await expect(wallet.exportSecret(host)).rejects.toThrow()
-    expect(await wallet.exportCode(host)).toEqual({ email, sent: true })
+    await expect(Wallet.exportSecret(wallet, host)).rejects.toThrow()
+    expect(await Wallet.exportCode(wallet, host)).toEqual({ email, sent: true })
     expect(mails.filter((m) => m.to === email).at(-1)!.subject).toMatch(/^Your Doorway code to export your wallet is \d{6}$/)
     const code = codeFor(email)
-    await expect(wallet.exportSecret(host, code === '000000' ? '111111' : '000000')).rejects.toThrow(format(emailText.wrong, { n: 4 }))
-    const { privateKey } = Shares.exportable(await wallet.exportSecret(host, code))
+    await expect(Wallet.exportSecret(wallet, host, code === '000000' ? '111111' : '000000')).rejects.toThrow(format(emailText.wrong, { n: 4 }))
+    const { privateKey } = Shares.exportable(await Wallet.exportSecret(wallet, host, code))
     expect(privateKeyToAccount(privateKey).address).toBe(address)
     // The code is spent: a second export with it is refused.
-    await expect(wallet.exportSecret(host, code)).rejects.toThrow(emailText.expired)
+    await expect(Wallet.exportSecret(wallet, host, code)).rejects.toThrow(emailText.expired)
   })
 
   test('error: a device with no wallet session cannot ask for an export code', async () => {
-    await expect(device().exportCode(host)).rejects.toMatchObject({ code: 4100 })
+    await expect(Wallet.exportCode(device(), host)).rejects.toMatchObject({ code: 4100 })
   })
 })

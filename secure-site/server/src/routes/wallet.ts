@@ -1,4 +1,6 @@
-/** Creating the wallet (API.md, notes §4.2 Create): the address, A_1, R1 and R2 sealed to the vault. */
+/** Creating the wallet (API.md, docs/embedded-wallet.md §2 Create): the address, A_1, R1 and R2 sealed to the vault. */
+import * as Base64url from '@doorway/secure-site/common/Base64url'
+import * as SecureSite from '@doorway/shared/contracts/secureSite'
 import { Hono } from 'hono'
 import type { Server } from '../app.js'
 import * as Audit from '../Audit.js'
@@ -6,19 +8,20 @@ import * as Auth from '../auth.js'
 import * as Custody from '../Custody.js'
 import * as Http from '../http.js'
 
+const { table } = SecureSite
+
 export function routes(server: Server) {
   const { storage, secrets } = server
   const app = new Hono()
 
-  app.post('/v1/wallet', async (c) => {
+  Http.on(app, table.wallet, async (c) => {
     const { device, body: text } = await Auth.device(c, server)
     const now = server.now()
     const userId = Auth.fresh(device, now)
-    const body = Http.object(text)
-    const address = Http.evmAddress(body.address)
-    const deviceShare = Http.bytes(body.deviceShare, 'deviceShare', Custody.shareBytes)
-    const recovery1 = Http.bytes(body.recovery1, 'recovery1', Custody.shareBytes)
-    const recovery2 = Http.bytes(body.recovery2, 'recovery2', Custody.sealedShareBytes)
+    const { address, ...body } = Http.body(table.wallet, text)
+    const deviceShare = Base64url.decode(body.deviceShare)
+    const recovery1 = Base64url.decode(body.recovery1)
+    const recovery2 = Base64url.decode(body.recovery2)
     if (recovery2[0] !== Custody.sealVersion) throw Http.badRequest('Invalid recovery2: expected a share sealed to the vault')
     const created = await storage.wallets.create({
       userId,
@@ -31,7 +34,7 @@ export function routes(server: Server) {
     })
     if (!created) throw new Http.HttpError(409, 'This user has a wallet already')
     await server.audit(userId, Audit.kinds.walletCreated, { address, deviceId: device.id, mode: 'automatic' })
-    return c.json({}, 201)
+    return Http.answer(c, table.wallet, {})
   })
 
   return app

@@ -1,9 +1,10 @@
 /**
- * What the secure-site server keeps (notes/embedded-wallet.md §4.9), behind one interface: an embedded
+ * What the secure-site server keeps (docs/embedded-wallet.md §9), behind one interface: an embedded
  * PGlite database by default, PostgreSQL for operators running several instances. Shares arrive here
  * already encrypted (A_i and R1 under KEK_A) or sealed (R2, to the vault): the storage never holds a
  * key, a share in clear or a code. `import * as Storage from './storage/Storage.js'`.
  */
+import * as Pool from '@doorway/storage/Pool'
 import type * as Otp from '../Otp.js'
 
 export type User = {
@@ -24,7 +25,7 @@ export type Device = {
   lastSeen: number
   /** When the code that started its session was verified; null when it has no session. */
   sessionStartedAt: number | null
-  /** When this device last verified a code (fresh auth, notes §4.3). */
+  /** When this device last verified a code (fresh auth, docs/embedded-wallet.md §3). */
   freshAuthAt: number | null
   revoked: boolean
 }
@@ -32,7 +33,7 @@ export type Device = {
 /** A code challenge as stored: the policy's record and the host the mail named. */
 export type Challenge = Otp.Challenge & { host: string }
 
-/** A wallet's recovery pair: R1 under KEK_A, R2 sealed to the vault (notes §4.2). */
+/** A wallet's recovery pair: R1 under KEK_A, R2 sealed to the vault (docs/embedded-wallet.md §2). */
 export type Recovery = { recovery1: Uint8Array; recovery2: Uint8Array; mode: 'automatic' }
 
 /** An audit entry as it is chained (Audit.ts): the hash covers the previous hash and the entry. */
@@ -98,14 +99,11 @@ export type Storage = {
   close(): Promise<void>
 }
 
-export type Config = { kind: 'embedded'; dir: string } | { kind: 'postgres'; url: string }
+export type Config = Pool.Config
 
 export async function open(config: Config): Promise<Storage> {
-  if (config.kind === 'postgres') return (await import('./postgres.js')).open(config.url)
-  return (await import('./embedded.js')).open(config.dir)
+  return (await import('./sql.js')).open(config)
 }
 
 /** A postgres:// URL selects PostgreSQL; anything else is the embedded database's directory. */
-export function fromString(value: string): Config {
-  return /^postgres(ql)?:\/\//.test(value) ? { kind: 'postgres', url: value } : { kind: 'embedded', dir: value }
-}
+export const fromString: (value: string) => Config = Pool.fromString

@@ -1,21 +1,14 @@
 /** The default store: PGlite (PostgreSQL in WebAssembly) persisted to a directory, no server to run. */
-import { mkdir } from 'node:fs/promises'
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
+import * as Pool from '@doorway/storage/Pool'
 import * as Sql from './sql.js'
 import type { Storage } from './Storage.js'
 
-export async function open(dir: string): Promise<Storage> {
-  await mkdir(dir, { recursive: true })
-  // A plain path selects PGlite's Node filesystem (nodefs).
-  return fromPGlite(await PGlite.create(dir))
+export function open(dir: string): Promise<Storage> {
+  return Sql.open({ kind: 'embedded', dir })
 }
 
 /** The store over an open PGlite (an in-memory one in tests); closing the store closes it. */
-export async function fromPGlite(db: PGlite): Promise<Storage> {
-  try {
-    return await Sql.create(db, () => db.close())
-  } catch (error) {
-    await db.close()
-    throw error
-  }
+export function fromPGlite(db: PGlite): Promise<Storage> {
+  return Pool.build(Pool.fromPGlite(db), Sql.create)
 }

@@ -1,26 +1,18 @@
 /**
- * The one SQL behind both stores (notes/embedded-wallet.md §4.9): schema and queries over a minimal
- * client that PGlite and a `pg` Pool both satisfy, so the embedded and the PostgreSQL store cannot
- * drift apart. Decisions (code policy, sessions) live in Otp.ts and the routes; this file only keeps
- * rows and makes the few multi-step changes atomic.
+ * The one SQL behind both stores (docs/embedded-wallet.md §9): schema and queries over the Sql.Client
+ * that PGlite and a `pg` Pool both give (@doorway/storage), so the embedded and the PostgreSQL store
+ * cannot drift apart. Decisions (code policy, sessions) live in Otp.ts and the routes; this file only
+ * keeps rows and makes the few multi-step changes atomic.
  */
+import * as Migrations from '@doorway/storage/Migrations'
+import * as Pool from '@doorway/storage/Pool'
+import type { Client, Queryable } from '@doorway/storage/Sql'
 import * as Audit from '../Audit.js'
 import * as Otp from '../Otp.js'
 import type { AuditEntry, Challenge, Device, Recovery, Storage, User } from './Storage.js'
 
-/** Parameterised queries and a multi-statement script without parameters. */
-export type Queryable = {
-  query<T>(text: string, params?: unknown[]): Promise<{ rows: T[] }>
-  exec(script: string): Promise<unknown>
-}
-
-/** What the stores need from a driver: queries, and a transaction on one connection. */
-export type Client = Queryable & { transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> }
-
-// Idempotent, and serialised by an advisory lock so several instances can start at once.
+// Idempotent too: databases made before migrations were recorded run it once more, changing nothing.
 export const schema = `
-BEGIN;
-SELECT pg_advisory_xact_lock(4242101);
 CREATE TABLE IF NOT EXISTS users (
   id text PRIMARY KEY,
   address text,
@@ -105,8 +97,13 @@ CREATE OR REPLACE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit
   FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
 CREATE OR REPLACE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
   FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
-COMMIT;
 `
+
+/**
+ * Applied once per database, in order, under the advisory lock the schema script always took, so several
+ * instances can start at once. A change to the schema is a new migration at the end.
+ */
+export const migrations: Migrations.Migration[] = [{ name: '1-schema', sql: schema }]
 
 // bigint columns come back as strings from `pg`; float8 is exact for millisecond times and is a number in both drivers.
 const userColumns = `u.id, i.subject AS email, u.address, u.created_at::float8 AS "createdAt"`
@@ -159,32 +156,41 @@ export const queries = {
   listAudit: `SELECT ${auditColumns} FROM audit_log WHERE user_id = $1 ORDER BY seq`,
 } as const
 
+/** The store on the database `config` names (PGlite or PostgreSQL), migrated. */
+export async function open(config: Pool.Config): Promise<Storage> {
+  return Pool.build(await Pool.open(config, { logPrefix: '[doorway:secure]' }), create)
+}
+
 /** The Storage over a migrated client; `close` releases the driver. */
 export async function create(client: Client, close: () => Promise<void>): Promise<Storage> {
-  await client.exec(schema)
-  const one = async <T>(text: string, params: unknown[], db: Queryable = client) => (await db.query<T>(text, params)).rows[0]
+  await Migrations.run(client, { scope: 'secure', lock: 4242101, migrations })
+  return { users: users(client), devices: devices(client), challenges: challenges(client), wallets: wallets(client), nonces: nonces(client), audit: audit(client), close }
+}
 
-  const users: Storage['users'] = {
-    get: (id) => one<User>(queries.user, [id]),
-    byEmail: (email) => one<User>(queries.userByEmail, [email]),
+function users(client: Client): Storage['users'] {
+  return {
+    get: (id) => one<User>(client, queries.user, [id]),
+    byEmail: (email) => one<User>(client, queries.userByEmail, [email]),
     async ensure({ id, email, now }) {
-      const existing = await one<User>(queries.userByEmail, [email])
+      const existing = await one<User>(client, queries.userByEmail, [email])
       if (existing) return { user: existing, created: false }
       const created = await client.transaction(async (tx) => {
         await tx.query(queries.insertUser, [id, now])
-        const claimed = await one(queries.insertIdentity, [email, id, now], tx)
+        const claimed = await one(tx, queries.insertIdentity, [email, id, now])
         if (!claimed) await tx.query(queries.deleteUser, [id])
         return Boolean(claimed)
       })
-      return { user: (await one<User>(queries.userByEmail, [email]))!, created }
+      return { user: (await one<User>(client, queries.userByEmail, [email]))!, created }
     },
   }
+}
 
-  const devices: Storage['devices'] = {
-    get: (id) => one<Device>(queries.device, [id]),
+function devices(client: Client): Storage['devices'] {
+  return {
+    get: (id) => one<Device>(client, queries.device, [id]),
     async enrol({ id, publicKey, now }) {
-      if (await one(queries.insertDevice, [id, publicKey, now])) return 'created'
-      const device = await one<Device>(queries.device, [id])
+      if (await one(client, queries.insertDevice, [id, publicKey, now])) return 'created'
+      const device = await one<Device>(client, queries.device, [id])
       return device && device.publicKey === publicKey && !device.revoked ? 'same' : 'taken'
     },
     async touch(id, now) {
@@ -197,8 +203,10 @@ export async function create(client: Client, close: () => Promise<void>): Promis
       await client.query(queries.endSession, [id])
     },
   }
+}
 
-  const challenges: Storage['challenges'] = {
+function challenges(client: Client): Storage['challenges'] {
+  return {
     start: (challenge, refuse) =>
       client.transaction(async (tx) => {
         // One start at a time, so two concurrent requests cannot both pass the 30 s throttle.
@@ -212,7 +220,7 @@ export async function create(client: Client, close: () => Promise<void>): Promis
       }),
     attempt: (id, now, decide) =>
       client.transaction(async (tx) => {
-        const challenge = await one<Challenge>(queries.challengeForUpdate, [id], tx)
+        const challenge = await one<Challenge>(tx, queries.challengeForUpdate, [id])
         if (!challenge) return undefined
         const failures = (await tx.query<{ at: number }>(queries.failures, [challenge.email, now - Otp.policy.lockoutMs])).rows.map((r) => r.at)
         const outcome = decide(challenge, failures)
@@ -227,21 +235,23 @@ export async function create(client: Client, close: () => Promise<void>): Promis
       await client.query(queries.withdrawChallenge, [id])
     },
   }
+}
 
-  const wallets: Storage['wallets'] = {
+function wallets(client: Client): Storage['wallets'] {
+  return {
     create: ({ userId, address, deviceId, deviceShare, recovery1, recovery2, now }) =>
       client.transaction(async (tx) => {
-        if (!(await one(queries.setAddress, [userId, address], tx))) return false
+        if (!(await one(tx, queries.setAddress, [userId, address]))) return false
         await tx.query(queries.insertRecovery, [userId, bytea(recovery1), bytea(recovery2), now])
         await tx.query(queries.putDeviceShare, [userId, deviceId, bytea(deviceShare), now])
         return true
       }),
     async recovery(userId) {
-      const row = await one<{ recovery1: Uint8Array; recovery2: Uint8Array; mode: Recovery['mode'] }>(queries.recovery, [userId])
+      const row = await one<{ recovery1: Uint8Array; recovery2: Uint8Array; mode: Recovery['mode'] }>(client, queries.recovery, [userId])
       return row && { recovery1: bytes(row.recovery1), recovery2: bytes(row.recovery2), mode: row.mode }
     },
     async deviceShare(userId, deviceId) {
-      const row = await one<{ share: Uint8Array }>(queries.deviceShare, [userId, deviceId])
+      const row = await one<{ share: Uint8Array }>(client, queries.deviceShare, [userId, deviceId])
       return row && bytes(row.share)
     },
     async putDeviceShare({ userId, deviceId, share, now }) {
@@ -251,33 +261,40 @@ export async function create(client: Client, close: () => Promise<void>): Promis
       await client.query(queries.deleteDeviceShare, [userId, deviceId])
     },
   }
+}
 
-  const nonces: Storage['nonces'] = {
+function nonces(client: Client): Storage['nonces'] {
+  return {
     async claim(deviceId, nonce, expiresAt) {
-      return Boolean(await one(queries.claimNonce, [deviceId, nonce, expiresAt]))
+      return Boolean(await one(client, queries.claimNonce, [deviceId, nonce, expiresAt]))
     },
     async prune(now) {
       await client.query(queries.pruneNonces, [now])
     },
   }
+}
 
-  const audit: Storage['audit'] = {
+function audit(client: Client): Storage['audit'] {
+  return {
     async append(userId, { at, kind, detail }) {
       // Optimistic: a concurrent append to the same chain wins the seq, and this one links after it.
       for (;;) {
-        const last = await one<{ seq: number; hash: string }>(queries.lastAudit, [userId])
+        const last = await one<{ seq: number; hash: string }>(client, queries.lastAudit, [userId])
         const entry = { userId, seq: (last?.seq ?? 0) + 1, at, kind, detail }
         const prevHash = last?.hash ?? Audit.genesis
         const hash = Audit.hash(prevHash, entry)
-        if (await one(queries.appendAudit, [userId, entry.seq, at, kind, JSON.stringify(detail), prevHash, hash])) return { ...entry, prevHash, hash }
+        if (await one(client, queries.appendAudit, [userId, entry.seq, at, kind, JSON.stringify(detail), prevHash, hash])) return { ...entry, prevHash, hash }
       }
     },
     async list(userId) {
       return (await client.query<AuditEntry>(queries.listAudit, [userId])).rows
     },
   }
+}
 
-  return { users, devices, challenges, wallets, nonces, audit, close }
+/** The first row, if any. */
+async function one<T>(db: Queryable, text: string, params: unknown[]): Promise<T | undefined> {
+  return (await db.query<T>(text, params)).rows[0]
 }
 
 const hourMs = 3_600_000

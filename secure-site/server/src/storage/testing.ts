@@ -1,11 +1,11 @@
 /**
  * The two stores the server's tests run on, each with raw SQL for what only a thief does (dump every
- * table, rewrite a row): PGlite in memory, and a throwaway PostgreSQL (DOORWAY_TEST_POSTGRES_URL, else
- * Debian's binaries through the api's startPostgres). Never skipped.
+ * table, rewrite a row): PGlite in memory, and PostgreSQL (@doorway/storage/TestPostgres:
+ * DOORWAY_TEST_POSTGRES_URL, else a throwaway server from Debian's binaries). Never skipped.
  */
 import { PGlite } from '@electric-sql/pglite'
+import * as TestPostgres from '@doorway/storage/TestPostgres'
 import pg from 'pg'
-import { startPostgres } from '../../../../api/src/storage/testPostgres.js'
 import * as Embedded from './embedded.js'
 import * as Postgres from './postgres.js'
 import * as Sql from './sql.js'
@@ -37,35 +37,21 @@ export const backends: [string, () => Promise<Place>][] = [
   [
     'PostgreSQL',
     async () => {
-      const given = process.env.DOORWAY_TEST_POSTGRES_URL
-      const server = given ? { url: given, stop: async () => {} } : await startPostgres()
-      const database = `doorway_secure_${process.pid}_${Date.now()}`
-      await admin(server.url, `CREATE DATABASE ${pg.escapeIdentifier(database)}`)
-      const url = new URL(server.url)
-      url.pathname = `/${database}`
-      const storage = await Postgres.open(url.href)
-      const pool = new pg.Pool({ connectionString: url.href, max: 1 })
+      const server = await TestPostgres.server()
+      const database = await TestPostgres.database(server.url, 'doorway_secure')
+      const storage = await Postgres.open(database.url)
+      const pool = new pg.Pool({ connectionString: database.url, max: 1 })
       return {
         storage,
         raw: async (text, params) => (await pool.query(text, params)).rows,
-        another: () => Postgres.open(url.href),
+        another: () => Postgres.open(database.url),
         dispose: async () => {
           await pool.end()
           await storage.close()
-          await admin(server.url, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(database)} WITH (FORCE)`)
+          await database.drop()
           await server.stop()
         },
       }
     },
   ],
 ]
-
-async function admin(url: string, statement: string) {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    await client.query(statement)
-  } finally {
-    await client.end()
-  }
-}

@@ -14,6 +14,7 @@ export const maxValueChars = 200
 
 // C0 and C1 controls except tab and line breaks, the Unicode line separators, and the bidi marks and
 // overrides that reorder what is read (a spoofed address or amount): text holding them is not shown as is.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const unsafe = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]/
 
 export function isSafeText(text: string): boolean {

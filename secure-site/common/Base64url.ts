@@ -1,4 +1,7 @@
-/** base64url without padding, for the browser and Node alike (no Buffer). `import * as Base64url from './Base64url.js'`. */
+/**
+ * base64url without padding (RFC 4648 §5), the one encoding for bytes between the secure-site and its
+ * server: the same code in the browser and on Node (no Buffer). `import * as Base64url from '@doorway/secure-site/common/Base64url'`.
+ */
 export function encode(bytes: Uint8Array): string {
   let binary = ''
   for (const byte of bytes) binary += String.fromCharCode(byte)

@@ -1,17 +1,29 @@
 /**
- * A throwaway PostgreSQL server for tests, from Debian's binaries: its own data directory, unix socket
- * and free TCP port on 127.0.0.1, fsync off. Root cannot run postgres, so as root the server runs as
- * the `postgres` user. `npm test` installs the binaries (scripts/test.ts ensurePostgres).
+ * PostgreSQL for tests, never skipped: DOORWAY_TEST_POSTGRES_URL when set, else a throwaway server from
+ * Debian's binaries: its own data directory, unix socket and free TCP port on 127.0.0.1, fsync off.
+ * Root cannot run postgres, so as root the server runs as the `postgres` user. `npm test` installs the
+ * binaries (scripts/test.ts ensurePostgres). Each test file takes databases of its own on it.
+ * `import * as TestPostgres from '@doorway/storage/TestPostgres'`.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import pg from 'pg'
 
 export const installCommand = 'apt-get install -y postgresql'
 
-export async function startPostgres(): Promise<{ url: string; stop: () => Promise<void> }> {
+export type Server = { url: string; stop(): Promise<void> }
+
+/** The server the tests may use: DOORWAY_TEST_POSTGRES_URL (stop leaves it running), else a throwaway one. */
+export async function server(env: NodeJS.ProcessEnv = process.env): Promise<Server> {
+  const given = env.DOORWAY_TEST_POSTGRES_URL
+  return given ? { url: given, stop: async () => {} } : start()
+}
+
+/** A throwaway server; stop kills it and deletes its directory. */
+export async function start(): Promise<Server> {
   const bin = findBin()
   const dir = mkdtempSync(join(tmpdir(), 'doorway-pg-'))
   const root = process.getuid?.() === 0
@@ -38,6 +50,29 @@ export async function startPostgres(): Promise<{ url: string; stop: () => Promis
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
     throw error
+  }
+}
+
+export type Database = { url: string; drop(): Promise<void> }
+
+/** A new empty database on the server, named `<prefix>_<pid>_<time>_<n>`; drop ends its connections. */
+export async function database(serverUrl: string, prefix: string): Promise<Database> {
+  const name = `${prefix}_${process.pid}_${Date.now()}_${++databases}`
+  await admin(serverUrl, `CREATE DATABASE ${pg.escapeIdentifier(name)}`)
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  return { url: url.href, drop: () => admin(serverUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`) }
+}
+let databases = 0
+
+/** Runs SQL on a connection of its own (CREATE DATABASE cannot run in a pool's transaction). */
+export async function admin(url: string, script: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query(script)
+  } finally {
+    await client.end()
   }
 }
 

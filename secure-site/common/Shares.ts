@@ -1,9 +1,9 @@
 /**
- * The wallet's entropy and its two independent 2-of-2 splits (notes/embedded-wallet.md §4.1, §4.2):
+ * The wallet's entropy and its two independent 2-of-2 splits (docs/embedded-wallet.md §1, §2):
  * a device pair (D on this device, A on the server) and a recovery pair (R1 on the server under its
  * key, R2 sealed to the vault). Either pair rebuilds the entropy; one share of each does not. Shamir
  * shares carry no integrity, so every combine is checked against the address the device recorded.
- * `import * as Shares from './Shares.js'`.
+ * `import * as Shares from '@doorway/secure-site/common/Shares'`.
  */
 import { entropyToMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english'
@@ -31,7 +31,7 @@ export function evmAccount(secret: Uint8Array) {
   return mnemonicToAccount(entropyToMnemonic(secret, wordlist))
 }
 
-/** What key export shows (notes §4.8): the 12 words and the account's private key as hex. */
+/** What key export shows (docs/embedded-wallet.md §8): the 12 words and the account's private key as hex. */
 export function exportable(secret: Uint8Array): { mnemonic: string; privateKey: `0x${string}` } {
   const mnemonic = entropyToMnemonic(secret, wordlist)
   const key = mnemonicToAccount(mnemonic).getHdKey().privateKey!
@@ -40,7 +40,7 @@ export function exportable(secret: Uint8Array): { mnemonic: string; privateKey: 
 
 /**
  * Rebuilds the entropy from two shares of one split and checks it against the address this device
- * recorded: a tampered or mismatched share gives another address and is refused (notes §4.2).
+ * recorded: a tampered or mismatched share gives another address and is refused (docs/embedded-wallet.md §2).
  */
 export async function combine(a: Uint8Array, b: Uint8Array, expectedAddress: string): Promise<Uint8Array> {
   const refused = () => new Error('The shares do not rebuild this wallet: nothing is signed')

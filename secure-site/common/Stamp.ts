@@ -1,14 +1,14 @@
 /**
- * Device-bound signed requests (notes/embedded-wallet.md §4.3): no cookie and no bearer token. Each
+ * Device-bound signed requests (docs/embedded-wallet.md §3): no cookie and no bearer token. Each
  * request from the secure-site to its server carries
  * `Doorway-Sig: device=<id>, ts=<ms>, nonce=<hex>, sig=<base64url>`, an ECDSA P-256 signature by the
  * device's non-extractable key over `METHOD\npath?query\nsha256(body)\nts\nnonce` (the idea of RFC 9449
  * DPoP and Turnkey's stamper). The server accepts `ts` within ±60 s and each nonce once. A stolen
  * database row or log line is useless without the device key. WebCrypto only: the same module signs in
- * the secure-site and verifies on the server. `import * as Stamp from './Stamp.js'`.
+ * the secure-site and verifies on the server. `import * as Stamp from '@doorway/secure-site/common/Stamp'`.
  */
 import * as Ids from '@doorway/shared/Ids'
-import { decode as fromBase64url, encode as base64url } from '../../src/wallet/Base64url.js'
+import * as Base64url from './Base64url.js'
 
 export const header = 'doorway-sig'
 export const skewMs = 60_000
@@ -34,7 +34,7 @@ export function generateKey(): Promise<CryptoKeyPair> {
 
 /** The public key as the server stores it: the uncompressed point, base64url. */
 export async function exportPublicKey(key: CryptoKey): Promise<string> {
-  return base64url(new Uint8Array(await crypto.subtle.exportKey('raw', key)))
+  return Base64url.encode(new Uint8Array(await crypto.subtle.exportKey('raw', key)))
 }
 
 /** The header value for a request, signed now with a fresh 128-bit nonce. */
@@ -43,7 +43,7 @@ export async function sign(privateKey: CryptoKey, request: Request & { deviceId:
   const nonce = Ids.random()
   const data = new TextEncoder().encode(await canonical({ ...request, ts, nonce }))
   const sig = new Uint8Array(await crypto.subtle.sign(signing, privateKey, data))
-  return `device=${request.deviceId}, ts=${ts}, nonce=${nonce}, sig=${base64url(sig)}`
+  return `device=${request.deviceId}, ts=${ts}, nonce=${nonce}, sig=${Base64url.encode(sig)}`
 }
 
 export type Parsed = { deviceId: string; ts: number; nonce: string; sig: Uint8Array }
@@ -55,7 +55,7 @@ export function parse(value: string | null | undefined): Parsed | undefined {
   const { device, ts, nonce, sig } = parts
   if (Object.keys(parts).length !== 4 || !device || !ts || !nonce || !sig) return undefined
   if (!Ids.isId(device) || !/^\d{13}$/.test(ts) || !Ids.isId(nonce) || !/^[\w-]{86}$/.test(sig)) return undefined
-  return { deviceId: device, ts: Number(ts), nonce, sig: fromBase64url(sig) }
+  return { deviceId: device, ts: Number(ts), nonce, sig: Base64url.decode(sig) }
 }
 
 /** Where nonces are claimed once; storage-backed on the server (several instances share it). */
@@ -80,7 +80,7 @@ export async function verify(options: {
   const publicKey = await options.publicKeyOf(parsed.deviceId)
   if (!publicKey) return { ok: false, reason: 'unknownDevice' }
   if (Math.abs(options.now - parsed.ts) > skewMs) return { ok: false, reason: 'skew' }
-  const key = await crypto.subtle.importKey('raw', fromBase64url(publicKey) as Uint8Array<ArrayBuffer>, algorithm, false, ['verify']).catch(() => undefined)
+  const key = await crypto.subtle.importKey('raw', Base64url.decode(publicKey), algorithm, false, ['verify']).catch(() => undefined)
   const data = new TextEncoder().encode(await canonical({ ...options.request, ts: parsed.ts, nonce: parsed.nonce }))
   const valid = key && (await crypto.subtle.verify(signing, key, parsed.sig as Uint8Array<ArrayBuffer>, data))
   if (!valid) return { ok: false, reason: 'signature' }

@@ -1,10 +1,10 @@
 /**
- * Sealing bytes to a recipient's public key (notes/embedded-wallet.md §4.2): the secure-site seals the
+ * Sealing bytes to a recipient's public key (docs/embedded-wallet.md §2): the secure-site seals the
  * recovery share R2 to the vault, and the vault re-seals it to a device's ephemeral key, so the
  * secure-site server only ever stores and forwards ciphertext. ECDH P-256 with a fresh ephemeral key,
  * HKDF-SHA-256, AES-256-GCM with caller-given associated data. WebCrypto only, for browser and Node.
  * Layout: version (1) ‖ ephemeral public key (65) ‖ iv (12) ‖ ciphertext with tag.
- * `import * as Seal from './Seal.js'`.
+ * `import * as Seal from '@doorway/secure-site/common/Seal'`.
  */
 
 const version = 1

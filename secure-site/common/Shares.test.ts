@@ -46,7 +46,7 @@ describe('splitTwice and combine', () => {
     await expect(Shares.combine(s.server, recovery1, address)).rejects.toThrow('The shares do not rebuild this wallet: nothing is signed')
   })
 
-  test('error: a tampered share is refused by the address check (notes §4.2)', async () => {
+  test('error: a tampered share is refused by the address check (docs/embedded-wallet.md §2)', async () => {
     const secret = Shares.entropy()
     const address = Shares.evmAccount(secret).address
     const s = await Shares.splitTwice(secret)

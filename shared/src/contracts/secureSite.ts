@@ -1,0 +1,233 @@
+/**
+ * The secure-site server's route table (secure-site/server/API.md, docs/embedded-wallet.md; Contract.ts
+ * says how a table is read): the embedded wallet's own API on the secure origin. The server registers
+ * its handlers from it and checks their bodies with its fields (secure-site/server/src/http.ts); the
+ * secure-site's client sends every call by its endpoint, typed from the table, and checks each answer
+ * with `answers` (secure-site/src/wallet/Server.ts). Only the secure-site calls it, never the frame-app.
+ *
+ * What a table cannot say, the handlers do: the device signature (401 first, common/Stamp.ts), the
+ * session and fresh auth (401 / 403), then the body, field by field in the declared order. A P-256
+ * point on the curve and a sealed share's version byte are checked after the fields (they answer their
+ * own 400), and POST /v1/export checks its fields by itself, since which it needs depends on the others.
+ * POST /v1/devices answers 201, or 200 when the same key was enrolled already: a table names one status.
+ *
+ * The client's script takes only `answers` and the table's type: `fields` and `table` are made by pure
+ * calls, so a bundler leaves them (their texts, summaries and checks) to the server.
+ */
+import * as Contract from '../Contract.js'
+import * as Email from '../Email.js'
+import * as Ids from '../Ids.js'
+import * as S from './Described.js'
+
+// ---- sizes --------------------------------------------------------------------------------------------
+
+/** spec §5: a one-time code is this many digits. */
+export const codeDigits = 6
+/** A Shamir share of the wallet's 16-byte entropy: the x-coordinate byte and 16 bytes (common/Shares.ts). */
+export const shareBytes = 17
+/** An uncompressed P-256 point: 0x04 ‖ x ‖ y. */
+export const pointBytes = 65
+/** R2 sealed to the vault (common/Seal.ts): version, ephemeral point, iv, the share, the GCM tag. */
+export const sealedShareBytes = 1 + pointBytes + 12 + shareBytes + 16
+
+// ---- bytes --------------------------------------------------------------------------------------------
+
+const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+
+/**
+ * base64url text of exactly `length` bytes, as its encoder writes it: no padding, and the last
+ * character's unused bits zero, so each byte string has one text (the server compares and stores it).
+ */
+function isBytes(text: string, length: number): boolean {
+  const rest = text.length % 4
+  if (rest === 1 || Math.floor((text.length * 3) / 4) !== length) return false
+  const last = alphabet.indexOf(text.at(-1) ?? 'A')
+  return rest === 0 || last % (rest === 2 ? 16 : 4) === 0
+}
+
+const base64url = (length: number) =>
+  S.refine(S.string({ max: Math.ceil((length * 4) / 3), pattern: /^[\w-]*$/ }), (x) => isBytes(x, length), {
+    contentEncoding: 'base64url',
+    description: `${length} bytes as base64url without padding`,
+  })
+
+/** A field of bytes of an exact length; its 400 says whether the text is no base64url at all or the wrong length. */
+export function bytes(name: string, length: number) {
+  const chars = Math.ceil((length * 4) / 3)
+  // 4 characters carry 3 bytes; a length of 1 mod 4 is never valid base64url.
+  const looksLikeBase64url = (x: unknown) => typeof x === 'string' && x.length <= chars && /^[\w-]*$/.test(x) && x.length % 4 !== 1
+  return Contract.field(base64url(length), (value) => (looksLikeBase64url(value) ? `Invalid ${name}: expected ${length} bytes as base64url` : `Invalid ${name}: expected base64url bytes`))
+}
+
+// ---- answers ------------------------------------------------------------------------------------------
+
+const id = /* @__PURE__ */ S.string({ pattern: Ids.pattern })
+const time = /* @__PURE__ */ S.integer({ min: 0 })
+const user = /* @__PURE__ */ S.object({ id, email: S.string({ max: 254 }) })
+const challenge = /* @__PURE__ */ S.object({ challengeId: id, expiresAt: time })
+const evmAddress = /* @__PURE__ */ S.string({ pattern: /^0x[0-9a-fA-F]{40}$/ })
+const share = /* @__PURE__ */ base64url(shareBytes)
+const empty = /* @__PURE__ */ S.object({})
+
+/** An entry of the audit log as GET /v1/audit lists it (API.md Details: how `hash` chains). */
+export const auditEntry = /* @__PURE__ */ S.object({
+  seq: S.integer({ min: 1 }),
+  at: time,
+  kind: S.string({ max: 64 }),
+  detail: S.record(S.string({ max: 64 }), S.unknown, 64),
+  hash: S.string({ pattern: /^[0-9a-f]{64}$/ }),
+})
+
+/** Each route's success answer, by endpoint: the table's results, and what the client checks answers with. */
+export const answers = {
+  'GET /healthz': S.object({ ok: S.literal(true) }),
+  'POST /v1/devices': S.object({ deviceId: id }),
+  'POST /v1/email/start': challenge,
+  // R1 in clear; R2 as the vault re-sealed it to the device's ephemeral key: another sealed box of a share.
+  'POST /v1/email/verify': S.object({ user, wallet: S.union(S.literal(null), S.object({ address: evmAddress, recovery1: share, recovery2: base64url(sealedShareBytes) })) }),
+  'POST /v1/wallet': empty,
+  'POST /v1/devices/share': empty,
+  'POST /v1/session': S.object({ user, address: evmAddress, deviceShare: share }),
+  'POST /v1/session/end': empty,
+  'POST /v1/export/code': S.union(S.object({ fresh: S.literal(true) }), challenge),
+  'POST /v1/export': S.object({ deviceShare: share }),
+  'GET /v1/audit': S.object({ entries: S.array(auditEntry, Number.POSITIVE_INFINITY) }),
+} as const
+
+// ---- fields -------------------------------------------------------------------------------------------
+
+/** What each body field is checked with, and the 400 it answers: the routes' and POST /v1/export's handler's. */
+export const fields = /* @__PURE__ */ declareFields()
+
+function declareFields() {
+  return {
+    id: (name: string) => Contract.field(id, `Invalid ${name}: expected 32 lowercase hex digits`),
+    // Any length: Email.normalize trims before it bounds.
+    email: Contract.field(S.refine(S.string({ max: Number.POSITIVE_INFINITY }), (x) => Email.normalize(x) !== undefined, { format: 'email' }), 'Invalid email'),
+    code: Contract.field(S.string({ pattern: new RegExp(`^\\d{${codeDigits}}$`) }), `Invalid code: expected ${codeDigits} digits`),
+    /** The dapp's origin, as the mail shows it: http(s), nothing after the port, at most 200 characters. */
+    host: Contract.field(S.refine(S.string({ max: 200 }), isOrigin, { format: 'uri', description: 'An http(s) origin' }), 'Invalid host: expected an http(s) origin'),
+    address: Contract.field(evmAddress, 'Invalid address: expected a 0x-prefixed 40-hex-digit address'),
+  }
+}
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return /^https?:$/.test(url.protocol) && url.origin === value
+  } catch {
+    return false
+  }
+}
+
+// ---- routes -------------------------------------------------------------------------------------------
+
+const signed = 'Signed by the device key (doorway-sig); '
+
+export const table = /* @__PURE__ */ declareTable()
+export type Table = ReturnType<typeof declareTable>
+
+function declareTable() {
+  return { ...signInRoutes(), ...sessionRoutes() }
+}
+
+/** Enrolling a device, signing in by code, creating the wallet, storing a device's share. */
+function signInRoutes() {
+  return {
+    healthz: Contract.route({ method: 'GET', path: '/healthz', summary: 'Whether the server is up (not signed)', result: answers['GET /healthz'], errors: [] }),
+    enrol: Contract.route({
+      method: 'POST',
+      path: '/v1/devices',
+      summary: 'Enrols a device key, signed by that key; 200 instead of 201 when the same key is enrolled already',
+      body: { deviceId: fields.id('deviceId'), publicKey: bytes('publicKey', pointBytes) },
+      result: answers['POST /v1/devices'],
+      status: 201,
+      errors: [400, 401, 409, 413],
+    }),
+    emailStart: Contract.route({
+      method: 'POST',
+      path: '/v1/email/start',
+      summary: `${signed}mails a sign-in code to the email, naming the host`,
+      body: { email: fields.email, host: fields.host },
+      result: answers['POST /v1/email/start'],
+      errors: [400, 401, 413, 429, 503],
+    }),
+    emailVerify: Contract.route({
+      method: 'POST',
+      path: '/v1/email/verify',
+      summary: `${signed}verifies the code: the user, and for an existing wallet R1 and R2 re-sealed to the device key`,
+      body: { challengeId: fields.id('challengeId'), code: fields.code, device: bytes('device', pointBytes) },
+      result: answers['POST /v1/email/verify'],
+      errors: [400, 401, 413, 429, 503],
+    }),
+    wallet: Contract.route({
+      method: 'POST',
+      path: '/v1/wallet',
+      summary: `${signed}fresh auth; stores a new wallet: its address, this device's A, R1, and R2 sealed to the vault`,
+      body: {
+        address: fields.address,
+        deviceShare: bytes('deviceShare', shareBytes),
+        recovery1: bytes('recovery1', shareBytes),
+        recovery2: bytes('recovery2', sealedShareBytes),
+      },
+      result: answers['POST /v1/wallet'],
+      status: 201,
+      errors: [400, 401, 403, 409, 413],
+    }),
+    deviceShare: Contract.route({
+      method: 'POST',
+      path: '/v1/devices/share',
+      summary: `${signed}fresh auth; stores this device's share A of the wallet`,
+      body: { deviceShare: bytes('deviceShare', shareBytes) },
+      result: answers['POST /v1/devices/share'],
+      status: 201,
+      errors: [400, 401, 403, 404, 413],
+    }),
+  }
+}
+
+/** What a live session may do: take its share, end, export the key, read its audit log. */
+function sessionRoutes() {
+  return {
+    session: Contract.route({
+      method: 'POST',
+      path: '/v1/session',
+      summary: `${signed}a live session: the user, the wallet's address and this device's share A`,
+      body: {},
+      result: answers['POST /v1/session'],
+      errors: [400, 401, 413],
+    }),
+    sessionEnd: Contract.route({
+      method: 'POST',
+      path: '/v1/session/end',
+      summary: `${signed}ends this device's session and deletes its share A`,
+      body: {},
+      result: answers['POST /v1/session/end'],
+      errors: [400, 401, 413],
+    }),
+    exportCode: Contract.route({
+      method: 'POST',
+      path: '/v1/export/code',
+      summary: `${signed}a session; fresh when this device verified a code within 5 min, else mails an export code`,
+      body: { host: fields.host },
+      result: answers['POST /v1/export/code'],
+      errors: [400, 401, 413, 429, 503],
+    }),
+    export: Contract.route({
+      method: 'POST',
+      path: '/v1/export',
+      summary: `${signed}a session; an export code (challengeId and code), or the host alone with fresh auth: this device's share A`,
+      // checked by the handler: a code and its challenge, or the host alone (API.md)
+      body: { challengeId: Contract.field(S.optional(id)), code: Contract.field(S.optional(fields.code.schema)), host: Contract.field(S.optional(fields.host.schema)) },
+      result: answers['POST /v1/export'],
+      errors: [400, 401, 403, 413, 429],
+    }),
+    audit: Contract.route({
+      method: 'GET',
+      path: '/v1/audit',
+      summary: `${signed}a session; the user's audit log, hash-chained`,
+      result: answers['GET /v1/audit'],
+      errors: [401],
+    }),
+  }
+}
