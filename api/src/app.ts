@@ -1,11 +1,13 @@
 /**
  * The api (spec §7): the blockchain API, the wallet catalogue and analytics, as one Hono app that
- * runs on Node here and on edge runtimes elsewhere.
+ * runs on Node here and on edge runtimes elsewhere. Every route is declared once in its table
+ * (shared/src/contracts/api.ts), published at GET /openapi.json.
  */
 import { Hono } from 'hono'
 import { cors } from 'hono/cors'
 import type { Deps } from './deps.js'
 import { HttpError } from './http.js'
+import * as OpenApi from './openapi.js'
 import * as Analytics from './routes/analytics.js'
 import * as Blockchain from './routes/blockchain.js'
 import * as Catalogue from './routes/catalogue.js'
@@ -17,6 +19,7 @@ export function create(deps: Deps) {
   app.route('/', Blockchain.routes(deps))
   app.route('/', Catalogue.routes(deps))
   app.route('/', Analytics.routes(deps))
+  app.route('/', OpenApi.routes(deps))
   app.notFound((c) => c.json({ message: 'Not found' }, 404))
   // Answers say what was wrong with the request; they never carry stack traces.
   app.onError((error, c) => {

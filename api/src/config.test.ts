@@ -1,65 +1,42 @@
-import { describe, expect, test } from 'vitest'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
 import * as Config from './config.js'
 
-const token = { address: '0x5FbDB2315678afecb367f032d93F642f64180aa3', name: 'Doorway USD', symbol: 'DUSD', decimals: 6 }
-const stack: Config.LocalStack = {
-  port: 9787,
-  chains: [
-    { id: 31337, rpcUrl: 'http://127.0.0.1:9545' },
-    { id: 31338, rpcUrl: 'http://127.0.0.1:9546' },
-  ],
-  origins: ['http://localhost:6173'],
-  tokens: { 'eip155:31337': [token] },
+const dir = mkdtempSync(join(tmpdir(), 'doorway-api-config-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const config: Config.Config = {
+  host: '0.0.0.0',
+  port: 8787,
+  publicUrl: 'https://api.example.com',
+  networks: {
+    'eip155:1': {
+      rpcUrl: 'https://rpc.example.com/mainnet',
+      name: 'Ethereum',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      testnet: false,
+      tokens: [{ address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', name: 'USD Coin', symbol: 'USDC', decimals: 6 }],
+    },
+  },
+  projects: { 'my-dapp': { origins: ['https://dapp.example'] } },
+  prices: { ETH: 3000, USDC: 1 },
+  storage: { kind: 'postgres', url: 'postgres://doorway@db.example/doorway' },
 }
 
-describe('local', () => {
-  test('behavior: the local stack moved by env (ports, demo origin) is what the api serves and allows', () => {
-    const config = Config.local(stack, {})
-    expect(config.publicUrl).toBe('http://127.0.0.1:9787')
-    expect(config.networks['eip155:31337']).toMatchObject({ rpcUrl: 'http://127.0.0.1:9545', name: 'Anvil 31337', tokens: [token] })
-    expect(config.networks['eip155:31338']).toMatchObject({ rpcUrl: 'http://127.0.0.1:9546', tokens: [] })
-    expect(config.projects['doorway-demo']?.origins).toEqual(['http://localhost:6173'])
-    expect(config.projects['doorway-foreign']?.origins).not.toContain('http://localhost:6173')
-  })
-
-  test('behavior: the devnet NFT collections marked spam are the network spam list', () => {
-    const nfts = {
-      'eip155:31337': [
-        { address: '0x00000000000000000000000000000000000000A1', spam: false },
-        { address: '0x00000000000000000000000000000000000000A2', spam: true },
-      ],
-    }
-    const config = Config.local({ ...stack, nfts }, {})
-    expect(config.networks['eip155:31337']?.spamNfts).toEqual(['0x00000000000000000000000000000000000000A2'])
-    expect(config.networks['eip155:31338']?.spamNfts).toEqual([])
-  })
-
-  test('behavior: the exchange the devnet deployed on a chain is that network’s; a chain without one has none', () => {
-    const exchange = {
-      'eip155:31337': {
-        router: '0x76ca03a67C049477FfB09694dFeF00416dB69746',
-        factory: '0x39dD11C243Ac4Ac250980FA3AEa016f73C509f37',
-        weth: '0xef11D1c2aA48826D4c41e54ab82D1Ff5Ad8A64Ca',
-      },
-    }
-    const config = Config.local({ ...stack, exchange }, {})
-    expect(config.networks['eip155:31337']?.exchange).toEqual(exchange['eip155:31337'])
-    expect(config.networks['eip155:31338']).not.toHaveProperty('exchange')
-  })
-
-  test('behavior: the devnet’s sandbox onramp is the onramp provider; without one there is none', () => {
-    expect(Config.local({ ...stack, onrampUrl: 'http://127.0.0.1:9793' }, {}).onramp).toEqual({ providerUrl: 'http://127.0.0.1:9793' })
-    expect(Config.local(stack, {})).not.toHaveProperty('onramp')
-  })
-})
-
 describe('load', () => {
-  test('behavior: without DOORWAY_API_CONFIG the fallback (the local stack) is used', () => {
-    const local = Config.local(stack, {})
-    expect(Config.load(() => local, {})).toBe(local)
+  test('behavior: the JSON file DOORWAY_API_CONFIG names is the configuration', () => {
+    const file = join(dir, 'api.json')
+    writeFileSync(file, JSON.stringify(config))
+    expect(Config.load({ DOORWAY_API_CONFIG: file })).toEqual(config)
   })
 
-  test('error: an unreadable DOORWAY_API_CONFIG file throws instead of falling back', () => {
-    expect(() => Config.load(() => Config.local(stack, {}), { DOORWAY_API_CONFIG: '/nonexistent/doorway.json' })).toThrow(/ENOENT/)
+  test('error: without DOORWAY_API_CONFIG the api has no configuration and says how to give one', () => {
+    expect(() => Config.load({})).toThrow(/DOORWAY_API_CONFIG/)
+  })
+
+  test('error: an unreadable DOORWAY_API_CONFIG file throws', () => {
+    expect(() => Config.load({ DOORWAY_API_CONFIG: '/nonexistent/doorway.json' })).toThrow(/ENOENT/)
   })
 })

@@ -1,7 +1,35 @@
 /**
  * What an operator configures (issue 4): networks (CAIP-2 id → JSON-RPC URL, native currency, testnet
- * flag, known tokens), projects (projectId → allowed host origins), prices, storage, and the onramp provider. From a JSON
- * file named by DOORWAY_API_CONFIG, else the local stack's (devnet/src/start.ts, api/src/main.ts).
+ * flag, known tokens), projects (projectId → allowed host origins), prices, storage, and the onramp
+ * provider. The api reads it from the JSON file DOORWAY_API_CONFIG names, and from nothing else: the
+ * local stack builds its own (devnet/src/apiConfig.ts) and passes it in (docs/architecture.md §3).
+ *
+ * The file is a `Config` (below) as JSON; `spamNfts`, `exchange`, `analytics`, `indexer` and `onramp`
+ * may be left out, and storage may instead be `{ "kind": "embedded", "dir": "<PGlite directory>" }`:
+ *
+ *   {
+ *     "host": "0.0.0.0",
+ *     "port": 8787,
+ *     "publicUrl": "https://api.example.com",
+ *     "networks": {
+ *       "eip155:1": {
+ *         "rpcUrl": "https://rpc.example.com/mainnet",
+ *         "name": "Ethereum",
+ *         "nativeCurrency": { "name": "Ether", "symbol": "ETH", "decimals": 18 },
+ *         "testnet": false,
+ *         "tokens": [{ "address": "0x…", "name": "USD Coin", "symbol": "USDC", "decimals": 6 }],
+ *         "spamNfts": ["0x…"],
+ *         "exchange": { "router": "0x…", "factory": "0x…", "weth": "0x…" }
+ *       }
+ *     },
+ *     "projects": { "my-dapp": { "origins": ["https://dapp.example"], "analytics": true } },
+ *     "prices": { "ETH": 3000, "USDC": 1 },
+ *     "storage": { "kind": "postgres", "url": "postgres://doorway@db.example/doorway" },
+ *     "indexer": { "pollMs": 1000, "metadataPrivateHosts": false },
+ *     "onramp": { "providerUrl": "https://onramp.example" }
+ *   }
+ *
+ * `npx tsx devnet/src/api.ts --print` prints the local stack's, a complete example.
  */
 import { readFileSync } from 'node:fs'
 import type { ChainId } from '@doorway/shared/Caip'
@@ -47,51 +75,10 @@ export type Config = {
   onramp?: { providerUrl: string }
 }
 
-/** The operator's JSON file named by DOORWAY_API_CONFIG, else `fallback` (the local stack's). */
-export function load(fallback: () => Config, env: NodeJS.ProcessEnv = process.env): Config {
+/** The operator's JSON file DOORWAY_API_CONFIG names: without one the api has nothing to start from. */
+export function load(env: NodeJS.ProcessEnv = process.env): Config {
   const file = env.DOORWAY_API_CONFIG
-  return file ? (JSON.parse(readFileSync(file, 'utf8')) as Config) : fallback()
-}
-
-/** What the local stack (devnet/src/stack.ts) hands the api: its port, chains, the demo's origin, tokens. */
-export type LocalStack = {
-  port: number
-  chains: readonly { id: number; rpcUrl: string }[]
-  origins: string[]
-  tokens: Partial<Record<ChainId, Token[]>>
-  /** The NFT collections the devnet deployed; those marked spam become the network's spamNfts. */
-  nfts?: Partial<Record<ChainId, { address: string; spam: boolean }[]>>
-  /** The exchange the devnet deployed on each chain (devnet/src/exchange.ts). */
-  exchange?: Partial<Record<ChainId, Exchange>>
-  /** The devnet's sandbox onramp provider (devnet/src/onrampSandbox.ts), if it runs. */
-  onrampUrl?: string
-}
-
-/** The local stack's configuration: its anvil chains, the demo projects, an embedded database. */
-export function local(stack: LocalStack, env: NodeJS.ProcessEnv = process.env): Config {
-  const ether = { name: 'Ether', symbol: 'ETH', decimals: 18 }
-  const network = ({ id, rpcUrl }: LocalStack['chains'][number]): [ChainId, Network] => {
-    const chainId: ChainId = `eip155:${id}`
-    const spamNfts = (stack.nfts?.[chainId] ?? []).filter((nft) => nft.spam).map((nft) => nft.address)
-    const exchange = stack.exchange?.[chainId]
-    return [
-      chainId,
-      { rpcUrl, name: `Anvil ${id}`, nativeCurrency: ether, testnet: true, tokens: stack.tokens[chainId] ?? [], spamNfts, ...(exchange && { exchange }) },
-    ]
-  }
-  return {
-    host: '127.0.0.1',
-    port: stack.port,
-    publicUrl: `http://127.0.0.1:${stack.port}`,
-    networks: Object.fromEntries(stack.chains.map(network)),
-    projects: {
-      'doorway-demo': { origins: stack.origins, analytics: true },
-      'doorway-wagmi-example': { origins: stack.origins, analytics: true },
-      // A project that does not list the demo's origin: the demo shows what a misconfigured app sees.
-      'doorway-foreign': { origins: ['https://dapp.example'], analytics: true },
-    },
-    prices: { ETH: 3000, DUSD: 1, DWT: 0.25, DUSDT: 1 },
-    storage: { kind: 'embedded', dir: env.DOORWAY_API_DATA ?? '.doorway/api-data' },
-    ...(stack.onrampUrl && { onramp: { providerUrl: stack.onrampUrl } }),
-  }
+  if (!file)
+    throw new Error('Set DOORWAY_API_CONFIG to the api’s JSON configuration file (its shape: api/src/config.ts). Against the local devnet: npx tsx devnet/src/api.ts')
+  return JSON.parse(readFileSync(file, 'utf8')) as Config
 }

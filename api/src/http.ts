@@ -1,7 +1,11 @@
-/** Shared HTTP pieces: typed errors with a status, parameter checks that answer 400 with a message. */
+/**
+ * Shared HTTP pieces: typed errors with a status, the registration of a route from the api's table
+ * (`on`: its fields checked, its answer typed), parameter checks that answer 400 with a message.
+ */
 import * as Address from '@doorway/shared/Address'
 import * as Caip from '@doorway/shared/Caip'
-import type { Context } from 'hono'
+import * as Contract from '@doorway/shared/Contract'
+import type { Context, Hono, MiddlewareHandler } from 'hono'
 
 /** An error that becomes an HTTP answer; anything else becomes a plain 500 without details. */
 export class HttpError extends Error {
@@ -14,6 +18,51 @@ export class HttpError extends Error {
 }
 
 export const badRequest = (message: string) => new HttpError(400, message)
+
+/** What a handler is given: the project (spec §7's common query; '' for a route without one) and the checked fields. */
+export type Input<R extends Contract.Route> = {
+  projectId: string
+  params: Contract.Checked<R['params']>
+  query: Contract.Checked<R['query']>
+  body: Contract.Checked<R['body']>
+}
+export type Handler<R extends Contract.Route> = (input: Input<R>, c: Context) => Contract.Result<R> | Promise<Contract.Result<R>>
+
+/**
+ * Registers `route` of the table (shared/src/contracts/api.ts) on `app`: the project and the fields are
+ * checked before `handler` runs, and its result is the route's JSON answer (or, for an image, the Response).
+ */
+export function on<R extends Contract.Route>(app: Hono, projects: Record<string, unknown>, route: R, handler: Handler<R>, ...middleware: MiddlewareHandler[]): void {
+  const answer: MiddlewareHandler = async (c) => {
+    const result = await handler(await input(c, projects, route), c)
+    return result instanceof Response ? result : c.json(result as object, route.status ?? 200)
+  }
+  app.on(route.method, [route.path], ...middleware, answer)
+}
+
+/** `on` for one app and its projects: what each route module registers its routes with. */
+export function register(app: Hono, projects: Record<string, unknown>) {
+  return <R extends Contract.Route>(route: R, handler: Handler<R>, ...middleware: MiddlewareHandler[]) => on(app, projects, route, handler, ...middleware)
+}
+
+/**
+ * The checks in the order the routes always made them: a body that may carry projectId is read first;
+ * then the project, the path, the query, and the body's fields.
+ */
+async function input<R extends Contract.Route>(c: Context, projects: Record<string, unknown>, route: R): Promise<Input<R>> {
+  let body = route.body && Object.hasOwn(route.body, 'projectId') ? await json(c) : undefined
+  const projectId = route.query && Object.hasOwn(route.query, 'projectId') ? project(c, projects, body) : ''
+  const params = checked(route.params, (name) => c.req.param(name))
+  const query = checked(route.query, (name) => c.req.query(name))
+  if (route.body) body ??= await json(c)
+  return { projectId, params, query, body: checked(route.body, (name) => body?.[name]) } as Input<R>
+}
+
+function checked<F extends Contract.Fields>(fields: F | undefined, read: (name: string) => unknown): Contract.Checked<F> {
+  const result = Contract.check(fields, read)
+  if ('invalid' in result) throw badRequest(result.invalid)
+  return result.values
+}
 
 export function address(value: string | undefined, name = 'address'): string {
   if (!Address.isEvmAddress(value) || !value!.startsWith('0x')) throw badRequest(`Invalid ${name}: expected a 0x-prefixed 40-hex-digit address`)
@@ -57,7 +106,9 @@ export async function json(c: Context): Promise<Record<string, unknown>> {
   try {
     const body: unknown = await c.req.json()
     if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as Record<string, unknown>
-  } catch {}
+  } catch {
+    // not JSON: the same 400 as JSON that is no object
+  }
   throw badRequest('Expected a JSON object body')
 }
 
@@ -70,7 +121,9 @@ export function cursor<T extends unknown[]>(value: string | undefined, valid: (k
   let key: unknown
   try {
     key = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'))
-  } catch {}
+  } catch {
+    // not JSON: refused below with any other cursor this server did not hand out
+  }
   if (!Array.isArray(key) || !valid(key) || encodeCursor(key) !== value) throw badRequest('Invalid cursor')
   return key
 }

@@ -1,6 +1,6 @@
 import { type Hex, encodeAbiParameters, getAddress, pad } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import * as Anvil from '../../devnet/src/anvil.js'
+import * as Anvil from '@doorway/devnet/anvil'
 import type { Network } from './config.js'
 import { HttpError } from './http.js'
 import * as Indexer from './indexer.js'

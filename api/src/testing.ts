@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module'
 import { PGlite } from '@electric-sql/pglite'
+import * as Anvil from '@doorway/devnet/anvil'
 import type { ChainId } from '@doorway/shared/Caip'
 import {
   type Abi,
@@ -27,7 +28,6 @@ import * as Indexer from './indexer.js'
 import * as Rpc from './rpc.js'
 import * as Sql from './storage/sql.js'
 import { AddressHasName, NameTaken, NonceUsed, type NameRecord, type SessionRecord, type Storage } from './storage/Storage.js'
-import * as Anvil from '../../devnet/src/anvil.js'
 
 export const projectId = 'test-project'
 

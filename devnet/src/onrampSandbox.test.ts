@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs'
 import { type Address, createPublicClient, erc20Abi, http, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import * as Provider from '@doorway/shared/contracts/onramp'
 import * as Anvil from './anvil.js'
 import * as OnrampSandbox from './onrampSandbox.js'
 import * as Tokens from './tokens.js'
@@ -235,6 +236,31 @@ describe('GET /onramp/v1/buy/user/{partnerUserId}/transactions', () => {
 
   test.each([['page_size=0'], ['page_size=101'], ['page_size=x'], ['page_key=unknown']])('param: %s is 400', async (query) => {
     expect((await get(`/onramp/v1/buy/user/someone/transactions?${query}`)).status).toBe(400)
+  })
+})
+
+describe('the provider contract (shared/src/contracts/onramp.ts)', () => {
+  test('behavior: each route the api calls answers in the contract’s result shape', async () => {
+    const wallet = freshWallet()
+    await post('/api/orders', order(wallet, { card_number: '4000000000000002' }))
+    const options = await get(Provider.table.options.path)
+    const quote = await post(Provider.table.quote.path, { purchase_currency: 'ETH', payment_amount: '100', payment_currency: 'USD' })
+    const transactions = await get(`/onramp/v1/buy/user/${wallet}/transactions`)
+    expect([options.status, quote.status, transactions.status]).toEqual([200, 200, 200])
+    expect([Provider.table.options.result(options.body), Provider.table.quote.result(quote.body), Provider.table.transactions.result(transactions.body)]).toEqual([true, true, true])
+    expect(transactions.body.transactions).toHaveLength(1)
+  })
+
+  test.each([
+    ['a partnerUserId over 49 characters', `/onramp/v1/buy/user/${'a'.repeat(50)}/transactions`, 'partner_user_id must be 1 to 49 characters'],
+    ['a page_size over 100', '/onramp/v1/buy/user/someone/transactions?page_size=101', 'page_size must be an integer from 1 to 100'],
+  ])('error: %s is the contract’s 400', async (_, path, message) => {
+    expect(await get(path)).toEqual({ status: 400, body: { message } })
+  })
+
+  test('error: a method the route does not take is 405, naming the one it takes', async () => {
+    const res = await fetch(`${sandbox.url}${Provider.table.options.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    expect([res.status, res.headers.get('allow'), await res.json()]).toEqual([405, 'GET', { message: `${Provider.table.options.path} takes GET` }])
   })
 })
 

@@ -6,14 +6,17 @@
  * and delivers by sending the funds on the devnet from anvil account 6. Dev only, never shipped.
  * `import * as OnrampSandbox from './onrampSandbox.js'` → `await OnrampSandbox.start({ … })`.
  *
- * The provider's API, which the api calls: GET /onramp/v1/buy/options, POST /onramp/v1/buy/quote,
- * GET /onramp/v1/buy/user/{partnerUserId}/transactions. The page's own: GET /buy/select-asset, its
- * script and style, POST /api/orders (checkout), POST /api/orders/{id}/settle (the bank's callback) and
- * GET /api/orders/{id}. Orders are kept in memory: a devnet stand-in loses them on restart.
+ * The provider's API, which the api calls, is its contract (shared/src/contracts/onramp.ts): GET
+ * /onramp/v1/buy/options, POST /onramp/v1/buy/quote, GET /onramp/v1/buy/user/{partnerUserId}/transactions.
+ * The page's own: GET /buy/select-asset, its script and style, POST /api/orders (checkout), POST
+ * /api/orders/{id}/settle (the bank's callback) and GET /api/orders/{id}. Orders are kept in memory: a
+ * devnet stand-in loses them on restart.
  */
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ChainId } from '@doorway/shared/Caip'
+import * as Contract from '@doorway/shared/Contract'
+import * as Provider from '@doorway/shared/contracts/onramp'
 import { type Address, type Hex, createPublicClient, createWalletClient, erc20Abi, getAddress, http, isAddress, parseUnits } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import * as Anvil from './anvil.js'
@@ -26,9 +29,9 @@ export const limits = {
   bodyBytes: 8 * 1024,
   /** Orders a transactions page lists when page_size is absent, and at most. */
   pageSize: 20,
-  maxPageSize: 100,
+  maxPageSize: Provider.limits.maxPageSize,
   /** Coinbase's limit on partnerUserId: under 50 characters. */
-  partnerUserIdLength: 49,
+  partnerUserIdLength: Provider.limits.partnerUserIdLength,
 }
 
 /** USD per unit of each payment currency: the api's local rates (a stand-in for an FX feed). */
@@ -70,16 +73,9 @@ export const statuses = {
 export type Status = (typeof statuses)[keyof typeof statuses]
 
 /** Money as Coinbase writes it: a decimal string and its currency. */
-export type Money = { value: string; currency: string }
+export type Money = Provider.Money
 
-export type Quote = {
-  payment_total: Money
-  payment_subtotal: Money
-  purchase_amount: Money
-  coinbase_fee: Money
-  network_fee: Money
-  quote_id: string
-}
+export type Quote = Provider.Quote
 
 /** An order, in the shape of Coinbase's transaction status. */
 export type Order = {
@@ -157,7 +153,7 @@ export function catalogue(options: Pick<start.Options, 'chains' | 'tokens' | 'pr
 }
 
 /** GET /onramp/v1/buy/options: what can be paid with and bought, in Coinbase's shape. */
-export function buyOptions(assets: readonly Asset[]) {
+export function buyOptions(assets: readonly Asset[]): Provider.Options {
   const bySymbol = new Map<string, { id: string; name: string; symbol: string; networks: { name: string; display_name: string; chain_id: string; contract_address: string }[] }>()
   for (const asset of assets) {
     const currency = bySymbol.get(asset.symbol) ?? { id: asset.symbol, name: asset.name, symbol: asset.symbol, networks: [] }
@@ -249,14 +245,6 @@ function createApp(options: start.Options) {
   // One delivery per order: the second settle of an order (repeated or concurrent) gets the first's.
   const deliveries = new Map<string, Promise<Order>>()
 
-  /** The order's one transition out of IN_PROGRESS; later ones are ignored. */
-  function finish(order: Order, outcome: { tx_hash?: string; failure_reason?: string }) {
-    if (order.status !== statuses.inProgress) return
-    if (outcome.tx_hash) order.tx_hash = outcome.tx_hash
-    if (outcome.failure_reason === undefined) order.status = statuses.success
-    else Object.assign(order, { status: statuses.failed, failure_reason: outcome.failure_reason })
-  }
-
   function settle(order: Order): Promise<Order> {
     if (order.status !== statuses.inProgress) return Promise.resolve(order)
     let running = deliveries.get(order.transaction_id)
@@ -312,21 +300,6 @@ function createApp(options: start.Options) {
     return order
   }
 
-  function transactions(user: string, query: URLSearchParams) {
-    const partner = partnerUserId(user)
-    const size = query.get('page_size')
-    const pageSize = size === null ? limits.pageSize : Number(size)
-    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > limits.maxPageSize) throw badRequest(`page_size must be an integer from 1 to ${limits.maxPageSize}`)
-    const mine = orders.filter((o) => o.partner_user_id === partner).reverse()
-    // The page key is the last order of the page before: orders are only added, so it stays in place.
-    const key = query.get('page_key')
-    const from = key ? mine.findIndex((o) => o.transaction_id === key) + 1 : 0
-    if (key && from === 0) throw badRequest('page_key is not one this provider gave')
-    const page = mine.slice(from, from + pageSize)
-    const more = from + pageSize < mine.length
-    return { transactions: page, next_page_key: more ? page.at(-1)!.transaction_id : '', total_count: mine.length }
-  }
-
   function page(query: URLSearchParams) {
     return Page.render({ assets, query, settleMs, methods: paymentMethods, currencies: Object.keys(paymentCurrencies), testCards, quote: (r) => quote(quoteRequest(assets, r)), fiatFor })
   }
@@ -337,10 +310,33 @@ function createApp(options: start.Options) {
     place,
     order: (id: string) => find(id),
     settle: (id: string) => settle(find(id)),
-    transactions,
+    transactions: (partner: string, query: TransactionsQuery) => transactions(orders, partner, query),
     page,
     idle: () => Promise.all(deliveries.values()).then(() => undefined),
   }
+}
+
+/** The order's one transition out of IN_PROGRESS; later ones are ignored. */
+function finish(order: Order, outcome: { tx_hash?: string; failure_reason?: string }) {
+  if (order.status !== statuses.inProgress) return
+  if (outcome.tx_hash) order.tx_hash = outcome.tx_hash
+  if (outcome.failure_reason === undefined) order.status = statuses.success
+  else Object.assign(order, { status: statuses.failed, failure_reason: outcome.failure_reason })
+}
+
+type TransactionsQuery = Contract.Checked<typeof Provider.table.transactions.query>
+
+/** A user's orders, newest first: the table checked partnerUserId and page_size (shared/src/contracts/onramp.ts), the page key is checked here. */
+function transactions(orders: readonly Order[], partner: string, query: TransactionsQuery) {
+  const pageSize = query.page_size === undefined ? limits.pageSize : Number(query.page_size)
+  const mine = orders.filter((o) => o.partner_user_id === partner).reverse()
+  // The page key is the last order of the page before: orders are only added, so it stays in place.
+  const key = query.page_key as string | undefined
+  const from = key ? mine.findIndex((o) => o.transaction_id === key) + 1 : 0
+  if (key && from === 0) throw badRequest('page_key is not one this provider gave')
+  const page = mine.slice(from, from + pageSize)
+  const more = from + pageSize < mine.length
+  return { transactions: page, next_page_key: more ? page.at(-1)!.transaction_id : '', total_count: mine.length }
 }
 
 function partnerUserId(value: unknown): string {
@@ -428,15 +424,28 @@ function createDelivery() {
   }
 }
 
-type Route = { GET?: (app: App, match: string[], query: URLSearchParams) => unknown; POST?: (app: App, match: string[], body: Body) => Promise<unknown> | unknown }
+/** A route and its handler: the provider's API from its contract, the page's own beside it. */
+type Route = {
+  method: Contract.Method
+  path: string
+  /** Only the contract's routes have fields to check. */
+  route?: Contract.Route
+  status?: number
+  handle(app: App, request: { params: Record<string, string>; query: Record<string, unknown>; body: Body }): unknown
+}
 
-const routes: [RegExp, Route][] = [
-  [/^\/onramp\/v1\/buy\/options$/, { GET: (app) => app.options() }],
-  [/^\/onramp\/v1\/buy\/quote$/, { POST: (app, _, body) => app.quote(body) }],
-  [/^\/onramp\/v1\/buy\/user\/([^/]+)\/transactions$/, { GET: (app, [user], query) => app.transactions(user!, query) }],
-  [/^\/api\/orders$/, { POST: (app, _, body) => app.place(body) }],
-  [/^\/api\/orders\/([^/]+)$/, { GET: (app, [id]) => app.order(id!) }],
-  [/^\/api\/orders\/([^/]+)\/settle$/, { POST: (app, [id]) => app.settle(id!) }],
+/** A route of the provider's contract, its answer typed by the contract. */
+function provider<R extends Contract.Route>(route: R, handle: (app: App, request: { params: Contract.Checked<R['params']>; query: Contract.Checked<R['query']>; body: Body }) => Contract.Result<R>): Route {
+  return { method: route.method, path: route.path, route, handle: handle as Route['handle'] }
+}
+
+const routes: Route[] = [
+  provider(Provider.table.options, (app) => app.options()),
+  provider(Provider.table.quote, (app, { body }) => app.quote(body)),
+  provider(Provider.table.transactions, (app, { params, query }) => app.transactions(params.partnerUserId, query)),
+  { method: 'POST', path: '/api/orders', status: 201, handle: (app, { body }) => app.place(body) },
+  { method: 'GET', path: '/api/orders/:id', handle: (app, { params }) => app.order(params.id!) },
+  { method: 'POST', path: '/api/orders/:id/settle', handle: (app, { params }) => app.settle(params.id!) },
 ]
 
 async function handle(app: App, req: IncomingMessage, res: ServerResponse) {
@@ -448,16 +457,16 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse) {
     if (req.method === 'GET' && path === Page.path) return sendPage(res, app.page(url.searchParams))
     const asset = Page.assets[path]
     if (req.method === 'GET' && asset) return sendAsset(res, asset)
-    for (const [pattern, route] of routes) {
-      const found = pattern.exec(path)
-      if (!found) continue
-      const match = found.slice(1).map(decode)
-      if (req.method === 'GET' && route.GET) return sendJson(res, 200, route.GET(app, match, url.searchParams))
-      if (req.method === 'POST' && route.POST) return sendJson(res, path === '/api/orders' ? 201 : 200, await route.POST(app, match, await readJson(req, limits.bodyBytes)))
-      res.setHeader('allow', route.GET ? 'GET' : 'POST')
-      throw new HttpError(405, `${path} takes ${route.GET ? 'GET' : 'POST'}`)
-    }
-    throw new HttpError(404, `No such endpoint: ${path}`)
+    const found = routes.flatMap((route) => {
+      const params = Contract.match(route.path, path)
+      return params ? [{ route, params: Object.fromEntries(Object.entries(params).map(([name, value]) => [name, decode(value)])) }] : []
+    })
+    const chosen = found.find(({ route }) => route.method === req.method)
+    if (chosen) return sendJson(res, chosen.route.status ?? 200, await answer(app, chosen.route, chosen.params, url.searchParams, req))
+    if (found.length === 0) throw new HttpError(404, `No such endpoint: ${path}`)
+    const allowed = found.map(({ route }) => route.method).join(', ')
+    res.setHeader('allow', allowed)
+    throw new HttpError(405, `${path} takes ${allowed}`)
   } catch (error) {
     if (res.headersSent) return void res.destroy()
     // A bad buy link is told on a page, as a person opened it.
@@ -467,6 +476,14 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse) {
     if (status === 413) res.setHeader('connection', 'close')
     sendJson(res, status, { message: status === 500 ? 'Internal error' : (error as Error).message })
   }
+}
+
+/** The route's answer; a contract route's params and query are checked first (400 with the contract's text). */
+async function answer(app: App, route: Route, params: Record<string, string>, search: URLSearchParams, req: IncomingMessage) {
+  for (const checked of [Contract.check(route.route?.params, (name) => params[name]), Contract.check(route.route?.query, (name) => search.get(name) ?? undefined)])
+    if ('invalid' in checked) throw badRequest(checked.invalid)
+  const body = route.method === 'POST' ? await readJson(req, limits.bodyBytes) : {}
+  return route.handle(app, { params, query: Object.fromEntries(search), body })
 }
 
 function decode(part: string): string {

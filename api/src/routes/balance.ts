@@ -5,6 +5,10 @@
  */
 import * as Caip from '@doorway/shared/Caip'
 import * as Constants from '@doorway/shared/Constants'
+import * as Api from '@doorway/shared/contracts/api'
+import type { Balance } from '@doorway/shared/contracts/api/balances'
+import type { Fungible } from '@doorway/shared/contracts/api/convert'
+import type { Identity } from '@doorway/shared/contracts/api/names'
 import { formatUnits } from '@doorway/shared/Format'
 import { Hono } from 'hono'
 import * as Assets from '../assets.js'
@@ -13,25 +17,7 @@ import type { Config, Network } from '../config.js'
 import type { Deps } from '../deps.js'
 import * as Http from '../http.js'
 
-/** spec §3 Token balance. */
-export type Balance = {
-  name: string
-  symbol: string
-  /** CAIP-2 */
-  chainId: Caip.ChainId
-  /** CAIP-10 of the token contract; absent for the network's native coin. */
-  address?: string
-  /** quantity × price; absent when there is no price. */
-  value?: number
-  price: number
-  /** Exact decimal string in whole units, e.g. '0.5'. */
-  quantity: { decimals: string; numeric: string }
-  iconUrl: string
-}
-
-export type Fungible = { name: string; symbol: string; iconUrl: string; price: number; address: string }
-
-export type Identity = { name: string | null; avatar: string | null }
+export type { Balance, Fungible, Identity }
 
 /** The largest `addresses` list POST /v1/fungible/price takes. */
 export const maxPriceAddresses = 100
@@ -44,19 +30,15 @@ export function routes(deps: Deps) {
   const balances = Cache.create<Balance[]>(deps.now, Constants.portfolioCacheMs)
   const identities = Cache.create<Identity>(deps.now, Constants.identityCacheMs)
   const app = new Hono()
+  const on = Http.register(app, config.projects)
 
-  app.get('/v1/supported-chains', (c) => {
-    Http.project(c, config.projects)
-    return c.json({ http: Object.keys(config.networks) as Caip.ChainId[], ws: [] as Caip.ChainId[] })
-  })
+  on(Api.table.supportedChains, () => ({ http: Object.keys(config.networks), ws: [] }))
 
-  app.get('/v1/account/:address/balance', async (c) => {
-    Http.project(c, config.projects)
-    const address = Http.address(c.req.param('address'))
-    const currency = currencyParam(c.req.query('currency'))
-    const forceUpdate = Http.boolean(c.req.query('forceUpdate'))
-    const requested = c.req.query('chainId')
-    const chainIds = requested === undefined ? (Object.keys(config.networks) as Caip.ChainId[]) : [Http.chainId(requested)]
+  on(Api.table.balance, async ({ params: { address }, query }) => {
+    // spec §9 price currency: usd is the only one config.prices holds
+    const currency = Constants.priceCurrency
+    const forceUpdate = Http.boolean(query.forceUpdate as string | undefined)
+    const chainIds = query.chainId === undefined ? (Object.keys(config.networks) as Caip.ChainId[]) : [query.chainId]
     const lists = await Promise.all(
       chainIds.map(async (chainId) => {
         // spec §7: an unsupported network answers empty without calling anything
@@ -70,32 +52,26 @@ export function routes(deps: Deps) {
         return fresh
       }),
     )
-    return c.json({ balances: lists.flat() })
+    return { balances: lists.flat() }
   })
 
-  app.post('/v1/fungible/price', async (c) => {
-    const body = await Http.json(c)
-    Http.project(c, config.projects, body)
-    currencyParam(body.currency)
-    const ids = priceAddresses(body.addresses)
-    const fungibles = ids.flatMap((id) => {
+  on(Api.table.prices, ({ body }) => {
+    const fungibles = body.addresses.flatMap((id) => {
       const found = fungible(config, id)
       return found ? [found] : []
     })
-    return c.json({ fungibles })
+    return { fungibles }
   })
 
-  app.get('/v1/identity/:address', async (c) => {
-    Http.project(c, config.projects)
-    const address = Http.address(c.req.param('address'))
+  on(Api.table.identity, async ({ params: { address } }) => {
     const key = address.toLowerCase()
     const cached = identities.get(key)
-    if (cached) return c.json(cached)
+    if (cached) return cached
     // storage answers the newest registration first
     const [record] = await storage.names.byAddress(address)
     const identity: Identity = { name: record?.name ?? null, avatar: record?.attributes.avatar ?? null }
     identities.set(key, identity)
-    return c.json(identity)
+    return identity
   })
 
   return app
@@ -145,27 +121,8 @@ function balance(config: Config, chainId: Caip.ChainId, asset: Asset, amount: bi
   }
 }
 
-// spec §9 price currency: usd is the only one config.prices holds
-function currencyParam(value: unknown): 'usd' {
-  if (value === undefined || (typeof value === 'string' && value.toLowerCase() === Constants.priceCurrency)) return 'usd'
-  throw Http.badRequest('Invalid currency: expected usd')
-}
-
 // The native coin's pseudo-addresses: ours, and the 0xeee…e convention swap APIs use.
 const nativeAddresses = ['native', Assets.nativeTokenAddress]
-
-function priceAddresses(value: unknown): string[] {
-  const expected = `addresses: expected at most ${maxPriceAddresses} CAIP-10 token addresses (or {chainId}:native)`
-  if (!Array.isArray(value) || value.length > maxPriceAddresses) throw Http.badRequest(`Invalid ${expected}`)
-  for (const id of value) if (!isPriceAddress(id)) throw Http.badRequest(`Invalid ${expected}`)
-  return value as string[]
-}
-
-function isPriceAddress(id: unknown): boolean {
-  if (typeof id !== 'string') return false
-  const cut = id.lastIndexOf(':')
-  return Caip.isAccountId(id) || (Caip.isChainId(id.slice(0, cut)) && id.slice(cut + 1) === 'native')
-}
 
 /** The configured asset a CAIP-10 address names, with its price; undefined when unknown. */
 function fungible(config: Config, id: string): Fungible | undefined {

@@ -7,6 +7,8 @@
  * configured network without an exchange refuses quotes and builds with the spec §8 message.
  */
 import * as Caip from '@doorway/shared/Caip'
+import * as Api from '@doorway/shared/contracts/api'
+import type { Quote, SwapToken } from '@doorway/shared/contracts/api/convert'
 import { Hono } from 'hono'
 import { type Address, type Hex, decodeFunctionResult, encodeFunctionData, maxUint256, parseAbi, zeroAddress } from 'viem'
 import * as Assets from '../assets.js'
@@ -39,126 +41,111 @@ export function routes(deps: Deps) {
   const { config } = deps
   const exchange = reader(deps)
   const app = new Hono()
+  const on = Http.register(app, config.projects)
 
-  app.get('/v1/convert/tokens', async (c) => {
-    Http.project(c, config.projects)
-    const chainId = Http.chainId(c.req.query('chainId'))
+  on(Api.table.swapTokens, async ({ query: { chainId } }) => {
     // spec §7: an unsupported network is an empty list; a network without an exchange has no pools
     const network = supported(config, chainId)
-    if (!network?.exchange) return c.json({ tokens: [] })
-    return c.json({ tokens: await pooledTokens(config, exchange, chainId, network as Swappable) })
+    if (!network?.exchange) return { tokens: [] }
+    return { tokens: await pooledTokens(config, exchange, chainId, network as Swappable) }
   })
 
-  app.get('/v1/convert/quotes', async (c) => {
-    Http.project(c, config.projects)
-    const amountIn = amount(c.req.query('amount'))
-    userAddress(c.req.query('userAddress'))
-    const { from, to, chainId } = pair(c.req.query('from'), c.req.query('to'))
-    const gasPriceQuery = c.req.query('gasPrice')
-    if (gasPriceQuery !== undefined && !/^[0-9]{1,78}$/.test(gasPriceQuery)) throw Http.badRequest('Invalid gasPrice: expected a non-negative integer in wei')
+  on(Api.table.swapQuotes, async ({ query }) => {
+    const amountIn = BigInt(query.amount)
+    const { from, to, chainId } = pair(query.from, query.to)
     const network = swappable(config, chainId)
-    if (!network) return c.json({ quotes: [] })
+    if (!network) return { quotes: [] }
     const best = await bestRoute(exchange, chainId, network.exchange, from, to, amountIn)
     const gas = fallbackSwapGas(best.pools.length)
-    const gasPrice = gasPriceQuery !== undefined ? BigInt(gasPriceQuery) : await nodeGasPrice(deps, chainId)
+    const gasPrice = query.gasPrice !== undefined ? BigInt(query.gasPrice) : await nodeGasPrice(deps, chainId)
     const fee = fees(amountIn, best.pools.length)
-    return c.json({
-      quotes: [
-        {
-          id: null,
-          fromAccount: from.id,
-          toAccount: to.id,
-          fromAmount: amountIn.toString(),
-          toAmount: best.amountOut.toString(),
-          route: best.path.map((address, i) => (i === 0 ? from.id : i === best.path.length - 1 ? to.id : `${chainId}:${address}`)),
-          priceImpact: priceImpact(best, amountIn),
-          fee: { percent: fee.percent, amount: fee.amount.toString(), token: from.id },
-          // An estimate needs the approval a quote comes before: the fallback gas, an upper bound for such a swap.
-          networkFee: { gas: gas.toString(), gasPrice: gasPrice.toString(), amount: (gas * gasPrice).toString() },
-        },
-      ],
-    })
+    const quote: Quote = {
+      id: null,
+      fromAccount: from.id,
+      toAccount: to.id,
+      fromAmount: amountIn.toString(),
+      toAmount: best.amountOut.toString(),
+      route: best.path.map((address, i) => (i === 0 ? from.id : i === best.path.length - 1 ? to.id : (`${chainId}:${address}` as const))),
+      priceImpact: priceImpact(best, amountIn),
+      fee: { percent: fee.percent, amount: fee.amount.toString(), token: from.id },
+      // An estimate needs the approval a quote comes before: the fallback gas, an upper bound for such a swap.
+      networkFee: { gas: gas.toString(), gasPrice: gasPrice.toString(), amount: (gas * gasPrice).toString() },
+    }
+    return { quotes: [quote] }
   })
 
-  app.get('/v1/convert/allowance', async (c) => {
-    Http.project(c, config.projects)
-    const token = asset(c.req.query('tokenAddress'), 'tokenAddress')
-    const owner = userAddress(c.req.query('userAddress'))
+  on(Api.table.swapAllowance, async ({ query }) => {
+    const token = asset(query.tokenAddress)
     // spec §7: allowance '0' for an unsupported network; nothing is approved where there is no router
     const network = supported(config, token.chainId)
-    if (!network?.exchange) return c.json({ allowance: '0' })
+    if (!network?.exchange) return { allowance: '0' }
     // The native currency goes as the transaction's value, never through transferFrom: nothing to approve.
-    if (token.native) return c.json({ allowance: maxUint256.toString() })
-    const allowance = await exchange.allowance(token.chainId, token.address, owner, network.exchange.router as Address)
-    return c.json({ allowance: allowance.toString() })
+    if (token.native) return { allowance: maxUint256.toString() }
+    const allowance = await exchange.allowance(token.chainId, token.address, userAddress(query.userAddress), network.exchange.router as Address)
+    return { allowance: allowance.toString() }
   })
 
-  app.get('/v1/convert/gas-price', async (c) => {
-    Http.project(c, config.projects)
-    const chainId = Http.chainId(c.req.query('chainId'))
+  on(Api.table.gasPrice, async ({ query: { chainId } }) => {
     // spec §8 names this error; a gas price has no empty value to answer with instead
     if (!config.networks[chainId] || !Assets.isEvm(chainId)) throw Http.badRequest('Network not supported for Gas Price')
     const price = await nodeGasPrice(deps, chainId)
     // A node gives one price; the faster tiers bid 10% and 25% above it.
-    return c.json({ standard: price.toString(), fast: ((price * 110n) / 100n).toString(), instant: ((price * 125n) / 100n).toString() })
+    return { standard: price.toString(), fast: ((price * 110n) / 100n).toString(), instant: ((price * 125n) / 100n).toString() }
   })
 
-  app.post('/v1/convert/build-transaction', async (c) => {
-    const body = await Http.json(c)
-    Http.project(c, config.projects, body)
-    const amountIn = amount(body.amount)
-    const user = userAddress(body.userAddress)
-    const { from, to, chainId } = pair(body.from, body.to)
-    const tolerance = slippage(body.eip155)
-    if (body.disableEstimate !== undefined && typeof body.disableEstimate !== 'boolean') throw Http.badRequest('Invalid disableEstimate: expected a boolean')
-    // Beside Reown's shape: the output of the quote the person accepted. The bound must come from what
-    // they saw, not from the pool at build time, or a price that moved since would pass unnoticed.
-    const accepted = body.toAmount === undefined ? undefined : amount(body.toAmount, 'toAmount')
-    const network = swappable(config, chainId)
-    // spec §7: the empty result for an unsupported network
-    if (!network) return c.json({ tx: null })
-    const router = network.exchange.router as Address
-    const best = await bestRoute(exchange, chainId, network.exchange, from, to, amountIn)
-    const amountOutMin = minimum(accepted ?? best.amountOut, tolerance)
-    // It would only revert and cost the person gas: they get a fresh quote instead.
-    if (best.amountOut < amountOutMin) throw new Http.HttpError(409, 'The price moved beyond the slippage since the quote')
-    const deadline = BigInt(Math.floor(deps.now() / 1000) + deadlineSeconds)
-    const data = swapData({ from, to, amountIn, amountOutMin, path: best.path, user, deadline })
-    const value = from.native ? amountIn : 0n
-    const [gas, gasPrice] = await Promise.all([
-      body.disableEstimate === true
-        ? fallbackSwapGas(best.pools.length)
-        : estimate(deps, chainId, { from: user, to: router, data, value }, fallbackSwapGas(best.pools.length), accumulatorGas * BigInt(best.pools.length)),
-      nodeGasPrice(deps, chainId),
-    ])
-    return c.json({
-      tx: { from: user, to: router, data, amount: value.toString(), eip155: { gas: gas.toString(), gasPrice: gasPrice.toString() } },
-      // Beside Reown's shape: what the swap guarantees, for the preview.
-      toAmount: best.amountOut.toString(),
-      amountOutMin: amountOutMin.toString(),
-      deadline: Number(deadline),
-    })
-  })
+  on(Api.table.buildSwap, ({ body }) => buildSwap(deps, exchange, body))
 
-  app.get('/v1/convert/build-approve', async (c) => {
-    Http.project(c, config.projects)
-    const user = userAddress(c.req.query('userAddress'))
-    const { from, chainId } = pair(c.req.query('from'), c.req.query('to'))
-    const requested = c.req.query('amount')
-    const value = requested !== undefined ? amount(requested) : undefined
+  on(Api.table.buildApprove, async ({ query }) => {
+    const user = userAddress(query.userAddress)
+    const { from, chainId } = pair(query.from, query.to)
     if (from.native) throw Http.badRequest('Invalid from: the native currency needs no approval')
     const network = swappable(config, chainId)
-    if (!network) return c.json({ tx: null })
+    if (!network) return { tx: null }
     // Exactly the amount to swap; without one, unlimited, as the 1inch approve API that Reown's mirrors.
-    const data = encodeFunctionData({ abi, functionName: 'approve', args: [network.exchange.router as Address, value ?? maxUint256] })
+    const value = query.amount !== undefined ? BigInt(query.amount) : maxUint256
+    const data = encodeFunctionData({ abi, functionName: 'approve', args: [network.exchange.router as Address, value] })
     const [gas, gasPrice] = await Promise.all([
       estimate(deps, chainId, { from: user, to: from.address, data, value: 0n }, fallbackApproveGas, 0n),
       nodeGasPrice(deps, chainId),
     ])
-    return c.json({ tx: { from: user, to: from.address, data, value: '0', eip155: { gas: gas.toString(), gasPrice: gasPrice.toString() } } })
+    return { tx: { from: user, to: from.address, data, value: '0', eip155: { gas: gas.toString(), gasPrice: gasPrice.toString() } } }
   })
 
   return app
+}
+
+/** POST /v1/convert/build-transaction: the swap, its minimum from the quote the person accepted. */
+async function buildSwap(deps: Deps, exchange: Reader, body: Http.Input<typeof Api.table.buildSwap>['body']) {
+  const amountIn = BigInt(body.amount)
+  const user = userAddress(body.userAddress)
+  const { from, to, chainId } = pair(body.from, body.to)
+  const tolerance = Number(body.eip155.slippage)
+  // Beside Reown's shape: the output of the quote the person accepted. The bound must come from what
+  // they saw, not from the pool at build time, or a price that moved since would pass unnoticed.
+  const accepted = body.toAmount === undefined ? undefined : BigInt(body.toAmount)
+  const network = swappable(deps.config, chainId)
+  // spec §7: the empty result for an unsupported network
+  if (!network) return { tx: null }
+  const router = network.exchange.router as Address
+  const best = await bestRoute(exchange, chainId, network.exchange, from, to, amountIn)
+  const amountOutMin = minimum(accepted ?? best.amountOut, tolerance)
+  // It would only revert and cost the person gas: they get a fresh quote instead.
+  if (best.amountOut < amountOutMin) throw new Http.HttpError(409, 'The price moved beyond the slippage since the quote')
+  const deadline = BigInt(Math.floor(deps.now() / 1000) + deadlineSeconds)
+  const data = swapData({ from, to, amountIn, amountOutMin, path: best.path, user, deadline })
+  const value = from.native ? amountIn : 0n
+  const fallback = fallbackSwapGas(best.pools.length)
+  const [gas, gasPrice] = await Promise.all([
+    body.disableEstimate === true ? fallback : estimate(deps, chainId, { from: user, to: router, data, value }, fallback, accumulatorGas * BigInt(best.pools.length)),
+    nodeGasPrice(deps, chainId),
+  ])
+  return {
+    tx: { from: user, to: router, data, amount: value.toString(), eip155: { gas: gas.toString(), gasPrice: gasPrice.toString() } },
+    // Beside Reown's shape: what the swap guarantees, for the preview.
+    toAmount: best.amountOut.toString(),
+    amountOutMin: amountOutMin.toString(),
+    deadline: Number(deadline),
+  }
 }
 
 type Swappable = Network & { exchange: Exchange }
@@ -178,7 +165,7 @@ function swappable(config: Config, chainId: Caip.ChainId): Swappable | undefined
 }
 
 /** A token as a CAIP-10 id (`id`), and the address the exchange knows it by: WETH for the native currency. */
-type Asset = { id: string; chainId: Caip.ChainId; address: Address; native: boolean }
+type Asset = { id: Caip.AccountId; chainId: Caip.ChainId; address: Address; native: boolean }
 
 const resolve = (token: Asset, exchange: Exchange): Address => (token.native ? (exchange.weth as Address) : token.address)
 
@@ -255,7 +242,7 @@ function reader(deps: Deps) {
 type Reader = ReturnType<typeof reader>
 
 /** The configured tokens (and the native currency) that have a pool with liquidity on this network. */
-async function pooledTokens(config: Config, exchange: Reader, chainId: Caip.ChainId, network: Swappable) {
+async function pooledTokens(config: Config, exchange: Reader, chainId: Caip.ChainId, network: Swappable): Promise<SwapToken[]> {
   const { name, symbol, decimals } = network.nativeCurrency
   const native = { name, symbol, decimals, address: Assets.nativeTokenAddress, iconUrl: undefined as string | undefined, onChain: network.exchange.weth }
   const listed = Assets.listedTokens(network).map((t) => ({ ...t, onChain: t.address }))
@@ -275,7 +262,7 @@ async function pooledTokens(config: Config, exchange: Reader, chainId: Caip.Chai
     .map((a) => ({
       name: a.name,
       symbol: a.symbol,
-      address: `${chainId}:${a.address}`,
+      address: `${chainId}:${a.address}` as Caip.AccountId,
       decimals: a.decimals,
       logoUri: Assets.iconUrl(config.publicUrl, a),
       eip2612: false,
@@ -380,46 +367,24 @@ function quantity(result: unknown, what: string, chainId: Caip.ChainId): bigint 
   return BigInt(result)
 }
 
-// ---- parameters -------------------------------------------------------------------------------------
+// ---- parameters (their shapes are checked by the table, shared/src/contracts/api.ts) -------------------
 
-/** A token as a CAIP-10 id on an EVM network (spec §5). */
-function token(value: unknown, name: string): Caip.parseAccountId.ReturnType {
-  if (!Caip.isAccountId(value)) throw Http.badRequest(`Invalid ${name}: Invalid CAIP-10 address`)
-  const parsed = Caip.parseAccountId(value)
-  if (parsed.namespace !== 'eip155' || !parsed.address.startsWith('0x')) throw Http.badRequest(`Invalid ${name}: expected an eip155 token address`)
-  return parsed
+function asset(text: string): Asset {
+  const id = text as Caip.AccountId
+  const { chainId, address } = Caip.parseAccountId(id)
+  return { id, chainId, address: address as Address, native: address.toLowerCase() === Assets.nativeTokenAddress }
 }
 
-function asset(value: unknown, name: string): Asset {
-  const { chainId, address } = token(value, name)
-  return { id: value as string, chainId, address: address as Address, native: address.toLowerCase() === Assets.nativeTokenAddress }
-}
-
-function pair(from: unknown, to: unknown): { from: Asset; to: Asset; chainId: Caip.ChainId } {
-  const a = asset(from, 'from')
-  const b = asset(to, 'to')
+/** The two tokens of a swap: on one network, and not the same token. */
+function pair(from: string, to: string): { from: Asset; to: Asset; chainId: Caip.ChainId } {
+  const a = asset(from)
+  const b = asset(to)
   if (a.chainId !== b.chainId) throw Http.badRequest('Invalid to: from and to must be on the same network')
   if (a.address.toLowerCase() === b.address.toLowerCase()) throw Http.badRequest('Invalid to: from and to must be different tokens')
   return { from: a, to: b, chainId: a.chainId }
 }
 
 /** A plain address or its CAIP-10 id: clients send either. */
-function userAddress(value: unknown): string {
-  if (Caip.isAccountId(value)) return token(value, 'userAddress').address
-  return Http.address(typeof value === 'string' ? value : undefined, 'userAddress')
-}
-
-/** A positive integer in base units that fits a uint256 (the contracts' amounts). */
-function amount(value: unknown, name = 'amount'): bigint {
-  if (typeof value !== 'string' || !/^[0-9]{1,78}$/.test(value) || BigInt(value) === 0n || BigInt(value) > maxUint256)
-    throw Http.badRequest(`Invalid ${name}: expected a positive integer in base units`)
-  return BigInt(value)
-}
-
-/** `eip155.slippage`: a percentage, as a number or a decimal string (spec §9). */
-function slippage(value: unknown): number {
-  const raw = typeof value === 'object' && value !== null ? (value as { slippage?: unknown }).slippage : undefined
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^[0-9]+(\.[0-9]+)?$/.test(raw) ? Number(raw) : Number.NaN
-  if (!(n > 0 && n <= 100)) throw Http.badRequest('Invalid eip155.slippage: expected a percentage above 0 and at most 100')
-  return n
+function userAddress(value: string): string {
+  return Caip.isAccountId(value) ? Caip.parseAccountId(value).address : value
 }

@@ -1,5 +1,5 @@
-import * as Anvil from '../../../devnet/src/anvil.js'
-import * as OnrampSandbox from '../../../devnet/src/onrampSandbox.js'
+import * as Anvil from '@doorway/devnet/anvil'
+import * as OnrampSandbox from '@doorway/devnet/onrampSandbox'
 import { type Address, formatUnits, getAddress, zeroAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'

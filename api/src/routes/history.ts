@@ -6,6 +6,8 @@
  * the onramp provider instead (routes/onramp.ts).
  */
 import type { ChainId } from '@doorway/shared/Caip'
+import * as Api from '@doorway/shared/contracts/api'
+import type { Transaction } from '@doorway/shared/contracts/api/history'
 import { Hono } from 'hono'
 import type { Deps } from '../deps.js'
 import * as Assets from '../assets.js'
@@ -19,30 +21,28 @@ export const pageSize = 20
 
 export function routes(deps: Deps) {
   const { config, storage, indexer } = deps
-  return new Hono().get('/v1/account/:account/history', async (c) => {
-    Http.project(c, config.projects)
-    // spec §5: fetching transactions needs an account address
-    const account = Http.address(c.req.param('account'), 'account')
-    const onramp = c.req.query('onramp')
-    if (onramp !== undefined && onramp !== 'coinbase') throw Http.badRequest('Invalid onramp: expected coinbase')
+  const app = new Hono()
+  Http.register(app, config.projects)(Api.table.history, async ({ params: { account }, query }) => {
+    const chainId = query.chainId as string | undefined
     // The account's orders at the onramp provider, with their own cursor (routes/onramp.ts).
-    if (onramp) return c.json(await Onramp.history(config, account, { chainId: c.req.query('chainId'), cursor: c.req.query('cursor') }))
-    const cursor = Http.cursor(c.req.query('cursor'), isKey)
-    const chains = evmChains(config, c.req.query('chainId'))
+    if (query.onramp) return Onramp.history(config, account, { chainId, cursor: query.cursor as string | undefined })
+    const cursor = Http.cursor(query.cursor as string | undefined, isKey)
+    const chains = evmChains(config, chainId)
     // Unsupported networks are empty without calling (spec §7).
-    if (chains.length === 0) return c.json({ data: [], next: null })
+    if (chains.length === 0) return { data: [], next: null }
 
     await Promise.all(chains.map((id) => indexer.sync(id)))
     const entries = await storage.index.history(account, chains, { before: cursor, limit: pageSize + 1 })
     const page = entries.slice(0, pageSize)
     const nfts = await Nfts.metadata(deps, Indexer.nftKeys(page, account))
-    const data = page.map((entry) =>
+    const data: Transaction[] = page.map((entry) =>
       Indexer.describe(entry, account, { network: config.networks[entry.chainId]!, prices: config.prices, publicUrl: config.publicUrl, nfts }),
     )
     const last = page.at(-1)
     const next = entries.length > pageSize && last ? Http.encodeCursor([last.timestamp, last.chainId, last.block, last.index] satisfies HistoryKey) : null
-    return c.json({ data, next })
+    return { data, next }
   })
+  return app
 }
 
 /** The requested network if this server indexes it (else none), or every configured EVM network. */

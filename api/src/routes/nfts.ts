@@ -4,7 +4,9 @@
  * included with its flag (the modal hides it); and GET /public/getNftImage/{caip2}/{contract}/{tokenId},
  * the image the metadata names, served by this api (the preview URLs point here).
  */
-import { type Context, Hono } from 'hono'
+import * as Api from '@doorway/shared/contracts/api'
+import type { Nft } from '@doorway/shared/contracts/api/nfts'
+import { Hono } from 'hono'
 import { getAddress } from 'viem'
 import type { Deps } from '../deps.js'
 import * as Http from '../http.js'
@@ -14,17 +16,7 @@ import { evmChains } from './history.js'
 
 export const pageSize = 20
 
-/** A held NFT: ids and amounts are decimal strings; `content` is absent when there is no image. */
-export type Nft = Nfts.Display & {
-  /** `<caip2>:<contract>:<tokenId>` */
-  id: string
-  chain: string
-  /** Checksummed. */
-  contract: string
-  tokenId: string
-  standard: Nfts.Standard
-  amount: string
-}
+export type { Nft }
 
 // Images change rarely and their URL names the token: cache long; inert when opened directly.
 const imageHeaders = {
@@ -36,14 +28,13 @@ const imageHeaders = {
 export function routes(deps: Deps) {
   const { config, storage, indexer } = deps
   const app = new Hono()
+  const on = Http.register(app, config.projects)
 
-  app.get('/v1/account/:address/nfts', async (c) => {
-    Http.project(c, config.projects)
-    const owner = Http.address(c.req.param('address'))
-    const cursor = Http.cursor(c.req.query('cursor'), isKey)
-    const chains = evmChains(config, c.req.query('chainId'))
+  on(Api.table.nfts, async ({ params: { address: owner }, query }) => {
+    const cursor = Http.cursor(query.cursor as string | undefined, isKey)
+    const chains = evmChains(config, query.chainId as string | undefined)
     // spec §7: an unsupported network answers empty without calling anything
-    if (chains.length === 0) return c.json({ data: [], next: null })
+    if (chains.length === 0) return { data: [], next: null }
 
     await Promise.all(chains.map((id) => indexer.sync(id)))
     const rows = await storage.index.holdings(owner, chains, { after: cursor, limit: pageSize + 1 })
@@ -52,14 +43,13 @@ export function routes(deps: Deps) {
     const data = page.map((holding) => nft(holding, metadata, config))
     const last = page.at(-1)
     const next = rows.length > pageSize && last ? Http.encodeCursor([last.chainId, last.contract, last.tokenId] satisfies HoldingKey) : null
-    return c.json({ data, next })
+    return { data, next }
   })
 
   // Only tokens whose metadata the index has read (their preview URLs were handed out): a request for
   // any other id costs no node call and stores nothing.
-  app.get('/public/getNftImage/:chain/:contract/:tokenId', async (c) => {
-    const key = imageKey(c)
-    const [metadata] = await storage.nfts.get([key])
+  on(Api.table.nftImage, async ({ params: { chain, contract, tokenId } }, c) => {
+    const [metadata] = await storage.nfts.get([{ chainId: chain, contract, tokenId }])
     const image = metadata?.image && Nfts.hasImage(metadata.image) ? await Nfts.image(metadata.image, Nfts.fetchOptions(config)) : undefined
     if (!image) throw new Http.HttpError(404, 'No image')
     return c.body(image.bytes as Uint8Array<ArrayBuffer>, 200, { ...imageHeaders, 'content-type': image.type })
@@ -83,15 +73,6 @@ function nft(holding: NftHolding, metadata: ReadonlyMap<string, Parameters<typeo
 }
 
 const tokenIdPattern = /^(0|[1-9]\d{0,77})$/
-const maxTokenId = 2n ** 256n - 1n
-
-function imageKey(c: Context) {
-  const chainId = Http.chainId(c.req.param('chain'), 'chain')
-  const contract = Http.address(c.req.param('contract'), 'contract')
-  const tokenId = c.req.param('tokenId') ?? ''
-  if (!tokenIdPattern.test(tokenId) || BigInt(tokenId) > maxTokenId) throw Http.badRequest('Invalid tokenId: expected a decimal uint256')
-  return { chainId, contract, tokenId }
-}
 
 // A holdings cursor is the page's last (chain, lowercase contract, token id).
 function isKey(key: unknown[]): key is HoldingKey {

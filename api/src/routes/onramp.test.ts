@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, request as httpRequest, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import * as OnrampSandbox from '../../../devnet/src/onrampSandbox.js'
+import * as OnrampSandbox from '@doorway/devnet/onrampSandbox'
 import * as App from '../app.js'
 import type { Config } from '../config.js'
 import { projectId, testConfig, testDeps } from '../testing.js'

@@ -12,6 +12,7 @@
  * - 502 when the node that would check a contract account's signature does not answer.
  */
 import type * as Caip from '@doorway/shared/Caip'
+import * as Api from '@doorway/shared/contracts/api'
 import * as Ids from '@doorway/shared/Ids'
 import * as Name from '@doorway/shared/Name'
 import { Hono } from 'hono'
@@ -40,41 +41,31 @@ const ethereumCoinType = 60
 export function routes(deps: Deps) {
   const { config, storage } = deps
   const app = new Hono()
+  const on = Http.register(app, config.projects)
 
-  app.get('/v1/profile/account/:name', async (c) => {
-    Http.project(c, config.projects)
-    const record = await storage.names.get(fullName(c.req.param('name')))
-    if (!record) throw new Http.HttpError(404, `Name ${c.req.param('name')} is not registered`)
-    return c.json(profile(record))
+  on(Api.table.profile, async ({ params }) => {
+    const record = await storage.names.get(fullName(params.name))
+    if (!record) throw new Http.HttpError(404, `Name ${params.name} is not registered`)
+    return profile(record)
   })
 
-  app.get('/v1/profile/reverse/:address', async (c) => {
-    Http.project(c, config.projects)
-    const address = Http.address(c.req.param('address'))
-    return c.json((await storage.names.byAddress(getAddress(address))).map(profile))
-  })
+  on(Api.table.reverse, async ({ params }) => (await storage.names.byAddress(getAddress(params.address))).map(profile))
 
-  app.get('/v1/profile/suggestions/:name', async (c) => {
-    Http.project(c, config.projects)
-    const zone = c.req.query('zone') ?? Name.defaultZone
-    if (zone !== Name.defaultZone) throw Http.badRequest(`Invalid zone: only ${Name.defaultZone} is served`)
-    const label = labelOf(c.req.param('name'))
+  on(Api.table.suggestions, async ({ params, query }) => {
+    const zone = query.zone ?? Name.defaultZone
+    const label = labelOf(params.name)
     // The name itself when free, then numbered variants that are free too.
     const suggestions: { name: string; registered: false }[] = []
     for (let i = 0; suggestions.length < suggestionCount && i < suggestionCount * 4; i++) {
       const name = `${label}${i === 0 ? '' : i}.${zone}`
       if (!(await storage.names.get(name))) suggestions.push({ name, registered: false })
     }
-    return c.json({ suggestions })
+    return { suggestions }
   })
 
-  app.post('/v1/profile/account', async (c) => {
-    Http.project(c, config.projects)
-    const body = await Http.json(c)
-    const coinType = coinTypeOf(body.coin_type)
-    const address = getAddress(Http.address(typeof body.address === 'string' ? body.address : undefined))
-    if (typeof body.message !== 'string' || body.message.length > 4_096) throw Http.badRequest('Invalid message: expected the signed registration message')
-    if (typeof body.signature !== 'string' || !/^0x[0-9a-fA-F]+$/.test(body.signature)) throw Http.badRequest('Invalid signature: expected hex')
+  on(Api.table.registerName, async ({ body }) => {
+    const coinType = Number(body.coin_type)
+    const address = getAddress(body.address)
     const message = registration(body.message, deps.now())
     const chainId = networkOf(config, coinType)
     const signed = await verify(deps, chainId, { address, message: body.message, signature: body.signature as Hex })
@@ -89,7 +80,7 @@ export function routes(deps: Deps) {
       if (error instanceof AddressHasName) throw new Http.HttpError(409, `Address ${address} already has the name ${error.held}`)
       throw error
     }
-    return c.json({ success: true })
+    return { success: true }
   })
 
   return app
@@ -108,13 +99,6 @@ function labelOf(value: string): string {
 
 /** Names are stored in full and in lowercase: `alice.doorway.id`. */
 const fullName = (value: string) => `${labelOf(value)}.${Name.defaultZone}`
-
-/** SLIP-44 coin type, or an ENSIP-11 EVM coin type (0x80000000 | chainId). */
-function coinTypeOf(value: unknown): number {
-  const n = typeof value === 'string' && /^[0-9]{1,10}$/.test(value) ? Number(value) : value
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 0xffffffff) throw Http.badRequest('Invalid coin_type: expected a coin type number')
-  return n
-}
 
 /** The served network a coin type names: 60 is Ethereum (eip155:1), 0x80000000 | chainId an EVM chain (ENSIP-11). */
 function networkOf(config: Config, coinType: number): Caip.ChainId {

@@ -3,48 +3,19 @@
  * sample options, and a mocked quote with id mocked-quote-id. Their own module, loaded by client.ts
  * with the onramp's first call, so they ship with the OnRamp chunk and not with the frame.
  */
-import * as S from '@doorway/shared/Schema'
+import type { OnrampOptions, OnrampQuote } from '@doorway/shared/contracts/api/onramp'
 
-const limit = S.object({ id: S.string({ max: 64 }), min: S.string({ max: 32 }), max: S.string({ max: 32 }) })
-const paymentCurrency = S.object({ id: S.string({ max: 16 }), payment_method_limits: S.array(limit, 16) })
-const network = S.object({
-  name: S.string({ max: 64 }),
-  display_name: S.string({ max: 64 }),
-  chain_id: S.string({ max: 80 }),
-  contract_address: S.string({ max: 128 }),
-})
-const purchaseCurrency = S.object({ id: S.string({ max: 64 }), name: S.string({ max: 64 }), symbol: S.string({ max: 16 }), networks: S.array(network, 64) })
-export const isOnrampOptions = S.object({ paymentCurrencies: S.array(paymentCurrency, 64), purchaseCurrencies: S.array(purchaseCurrency, 256) })
-export type OnrampOptions = S.Infer<typeof isOnrampOptions>
-export type PurchaseCurrency = S.Infer<typeof purchaseCurrency>
-export type OnrampNetwork = S.Infer<typeof network>
-
-const amount = S.object({ amount: S.string({ max: 64 }), currency: S.string({ max: 16 }) })
-export const isOnrampQuote = S.object({
-  coinbaseFee: amount,
-  networkFee: amount,
-  paymentSubtotal: amount,
-  paymentTotal: amount,
-  purchaseAmount: amount,
-  quoteId: S.string({ max: 128 }),
-})
-export type OnrampQuote = S.Infer<typeof isOnrampQuote>
-
-/** POST /v1/generators/onrampurl: the provider's buy page; empty where the network is unsupported (spec §7). */
-export const isOnrampUrl = S.object({ url: S.union(S.url, S.literal('')) })
-
-/** The payment methods of the limits: a card, or a bank account (ACH). */
-export type PaymentMethod = 'card' | 'ACH_BANK_ACCOUNT'
-
-export type QuoteRequest = { purchaseCurrency: string; paymentCurrency: string; amount: string; network: string; paymentMethod?: PaymentMethod }
-export type UrlRequest = {
-  destinationWallets: { address: string; blockchains?: string[]; assets?: string[] }[]
-  defaultNetwork: string
-  partnerUserId: string
-  defaultExperience: 'buy'
-  presetCryptoAmount?: number
-  presetFiatAmount?: number
-}
+// The schemas are the api's contract (shared/src/contracts/api/onramp.ts), loaded with this chunk.
+export { options as isOnrampOptions, quote as isOnrampQuote, url as isOnrampUrl } from '@doorway/shared/contracts/api/onramp'
+export type {
+  OnrampNetwork,
+  OnrampOptions,
+  OnrampQuote,
+  PaymentMethod,
+  PurchaseCurrency,
+  QuoteRequest,
+  UrlRequest,
+} from '@doorway/shared/contracts/api/onramp'
 
 // spec §5: payment limits of the fallback data, for USD and EUR.
 const limits = [

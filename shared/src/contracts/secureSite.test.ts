@@ -1,0 +1,80 @@
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { describe, expect, test } from 'vitest'
+import * as Contract from '../Contract.js'
+import * as OpenApi from './OpenApi.js'
+import * as SecureSite from './secureSite.js'
+
+const encode = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url')
+const check = (field: Contract.Field, value: unknown) => Contract.check({ field }, () => value)
+
+describe('bytes', () => {
+  const field = SecureSite.bytes('deviceShare', 17)
+
+  test('behavior: base64url of exactly the length, as its encoder writes it, passes', () => {
+    for (const bytes of [new Uint8Array(17), new Uint8Array(17).fill(255), crypto.getRandomValues(new Uint8Array(17))]) expect(check(field, encode(bytes))).toEqual({ values: { field: encode(bytes) } })
+    expect(check(SecureSite.bytes('device', 65), encode(new Uint8Array(65).fill(4)))).toHaveProperty('values')
+    expect(check(SecureSite.bytes('recovery2', 111), encode(new Uint8Array(111)))).toHaveProperty('values')
+  })
+
+  test.each([
+    ['not a string', 17],
+    ['characters outside base64url', `${'A'.repeat(22)}+`],
+    ['padding', `${'A'.repeat(21)}==`],
+    ['a length of 1 mod 4', 'A'.repeat(21)],
+    ['too long for the bytes', 'A'.repeat(24)],
+  ])('error: %s is "expected base64url bytes"', (_, value) => {
+    expect(check(field, value)).toEqual({ invalid: 'Invalid deviceShare: expected base64url bytes' })
+  })
+
+  test.each([
+    ['16 bytes', encode(new Uint8Array(16))],
+    ['15 bytes', encode(new Uint8Array(15))],
+    ['nothing', ''],
+    // The same 17 bytes with the unused low bits of the last character set: not how they are written.
+    ['a second text of the same bytes', `${encode(new Uint8Array(17)).slice(0, -1)}B`],
+  ])('error: %s is "expected 17 bytes as base64url"', (_, value) => {
+    expect(check(field, value)).toEqual({ invalid: 'Invalid deviceShare: expected 17 bytes as base64url' })
+  })
+})
+
+describe('fields', () => {
+  test.each([
+    ['id', 'ab'.repeat(16), 'AB'.repeat(16), SecureSite.fields.id('challengeId'), 'Invalid challengeId: expected 32 lowercase hex digits'],
+    ['email', '  Someone@Example.COM ', 'someone@example', SecureSite.fields.email, 'Invalid email'],
+    ['code', '012345', '12345', SecureSite.fields.code, 'Invalid code: expected 6 digits'],
+    ['host', 'https://dapp.example:8443', 'https://dapp.example/', SecureSite.fields.host, 'Invalid host: expected an http(s) origin'],
+    ['host', 'http://127.0.0.1:5173', 'javascript:alert(1)', SecureSite.fields.host, 'Invalid host: expected an http(s) origin'],
+    ['address', `0x${'aB'.repeat(20)}`, `0x${'a'.repeat(39)}`, SecureSite.fields.address, 'Invalid address: expected a 0x-prefixed 40-hex-digit address'],
+  ])('param: %s takes %j and refuses %j', (_, good, bad, field, text) => {
+    expect(check(field, good)).toHaveProperty('values')
+    expect(check(field, bad)).toEqual({ invalid: text })
+    expect(check(field, undefined)).toEqual({ invalid: text })
+  })
+})
+
+describe('table', () => {
+  test('behavior: a valid OpenAPI 3.1 document: every schema is describable', async () => {
+    const document = OpenApi.document(SecureSite.table, { title: 'Doorway secure-site server', version: '1' })
+    const result = await new Validator().validate(structuredClone(document))
+    expect(result.errors).toBeUndefined()
+    expect(Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))).toMatchInlineSnapshot(`
+      [
+        "GET /healthz",
+        "POST /v1/devices",
+        "POST /v1/email/start",
+        "POST /v1/email/verify",
+        "POST /v1/wallet",
+        "POST /v1/devices/share",
+        "POST /v1/session",
+        "POST /v1/session/end",
+        "POST /v1/export/code",
+        "POST /v1/export",
+        "GET /v1/audit",
+      ]
+    `)
+  })
+
+  test('behavior: the sizes are the custody scheme\'s: a 17-byte share, sealed in 111 bytes', () => {
+    expect([SecureSite.shareBytes, SecureSite.pointBytes, SecureSite.sealedShareBytes]).toEqual([17, 65, 111])
+  })
+})
