@@ -1,2 +1,25 @@
 export { createModal } from './Modal.js'
-export type { Events, Modal, NetworkOption, OpenOptions, OpenResult, Options, SendArguments, SiweConfig, Siwx, SiwxData, SiwxInput, SiwxMessage, SiwxSession, State } from './types.js'
+export type {
+  Account,
+  AccountTypes,
+  CustomWallet,
+  Events,
+  Features,
+  Modal,
+  NetworkOption,
+  OpenOptions,
+  OpenResult,
+  Options,
+  Provider,
+  SendArguments,
+  SiweConfig,
+  Siwx,
+  SiwxData,
+  SiwxInput,
+  SiwxMessage,
+  SiwxSession,
+  State,
+  SwapArguments,
+  Tokens,
+  ViewName,
+} from './types.js'

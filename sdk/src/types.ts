@@ -13,40 +13,92 @@ export type NetworkOption = {
   caipNetworkId?: Caip.ChainId
 }
 
-/** The options of spec §1. */
+/**
+ * The options of spec §1. Their comments make the options table of docs/sdk.md (scripts/docs.ts), whose
+ * defaults are internal/options.ts's; `@default` names one that the SDK or the frame applies elsewhere.
+ */
 export type Options = {
+  /** Your project id, sent with every api call (spec §7). Missing: the SDK logs an error and the modal shows the configuration alert (spec §8). */
   projectId: string
+  /** The dapp's networks, at least one. A viem `Chain` works as it is; other namespaces set `chainNamespace` or `caipNetworkId`. */
   networks: readonly NetworkOption[]
+  /**
+   * The network used before a wallet connects.
+   * @default the first of `networks`
+   */
   defaultNetwork?: NetworkOption
-  features?: Partial<Protocol.Features>
+  /**
+   * Which parts of the modal exist; a flag left out takes its default.
+   * @default each flag's own (Features below)
+   */
+  features?: Partial<Features>
+  /**
+   * The dapp as WalletConnect wallets show it.
+   * @default the page's host and origin
+   */
   metadata?: { name: string; description: string; url: string; icons: string[] }
+  /** The modal's colours. */
   themeMode?: 'dark' | 'light'
+  /**
+   * `accent`: a `#rrggbb` colour for buttons and links.
+   * @default one for dark, one for light
+   */
   themeVariables?: { accent?: string }
+  /** Linked under the Connect view. */
   termsConditionsUrl?: string
+  /** Linked under the Connect view. */
   privacyPolicyUrl?: string
+  /** Catalogue wallet ids: only these are listed. */
   includeWalletIds?: string[]
+  /** Catalogue wallet ids that are never listed. */
   excludeWalletIds?: string[]
+  /** Catalogue wallet ids listed first. */
   featuredWalletIds?: string[]
-  customWallets?: Protocol.Config['customWallets']
-  tokens?: Protocol.Config['tokens']
-  defaultAccountTypes?: Protocol.Config['defaultAccountTypes']
+  /** The dapp's own wallets, listed with the others: `{ id, name, imageUrl?, homepage?, mobileLink?, desktopLink?, webappLink? }`. */
+  customWallets?: CustomWallet[]
+  /** Per network (CAIP-2 key), a token `{ address, image? }`. Checked and passed to the frame, which does not use it yet. */
+  tokens?: Tokens
+  /** Per namespace: `'eoa'`, `'smartAccount'` or `'payment'`. Checked and passed to the frame, which does not use it yet. */
+  defaultAccountTypes?: AccountTypes
+  /** The person may switch networks in the modal. */
   enableNetworkSwitch?: boolean
+  /** A wallet on a network outside `networks` is accepted; otherwise the modal shows UnsupportedChain (spec §4). */
   allowUnsupportedChain?: boolean
+  /** Sent with every api call (`st`). */
   sdkType?: string
+  /**
+   * Sent with every api call (`sv`).
+   * @default `html-doorway-` and the SDK's version
+   */
   sdkVersion?: string
-  /** "WalletConnect only" mode: no chain adapters (DESIGN.md §10, spec §2 opening rule 1). */
+  /** WalletConnect only: no chain adapters, so opening while disconnected shows WalletConnect's QR (AllWallets on a phone; spec §2 opening rule 1). */
   basic?: boolean
-  /** Do not append the dialog to document.body; place `modal.element` yourself. */
+  /**
+   * Do not append the dialog to document.body; place `modal.element` yourself.
+   * @default false
+   */
   disableAppend?: boolean
-  /** Render the modal inline into this element instead of a dialog. */
+  /** Render the modal inline into this element instead of a dialog; it is open from the start. */
   embedded?: HTMLElement
-  /** The older sign-in shape (AppKit's SIWE config), mapped onto `siwx` and shown as ConnectingSiwe. */
+  /** The older sign-in shape (AppKit's SIWE config), mapped onto `siwx` and shown as ConnectingSiwe. Not with `siwx`. */
   siweConfig?: SiweConfig
   /** Sign-in on connect (spec §4, CAIP-122): functions that stay on this page; `@doorway/sdk/siwx` has a ready one. */
   siwx?: Siwx
-  /** Where the frame-app is served; defaults to this build's frame URL. */
+  /**
+   * Where the frame-app is served.
+   * @default this build's `DOORWAY_FRAME_URL`
+   */
   frameUrl?: string
 }
+
+/** The feature flags of spec §1: which parts of the modal exist. */
+export type Features = Protocol.Features
+/** A wallet of the dapp's own, listed with the catalogue's. */
+export type CustomWallet = Protocol.Config['customWallets'][number]
+/** Per network (CAIP-2), a token: `{ address, image? }`. */
+export type Tokens = Protocol.Config['tokens']
+/** Per namespace, the account type to create: `'eoa'`, `'smartAccount'` or `'payment'` (bip122). */
+export type AccountTypes = Protocol.Config['defaultAccountTypes']
 
 export type State = Protocol.ModalState
 /**
@@ -64,21 +116,37 @@ export type OpenOptions =
   | { view: 'Send'; arguments?: SendArguments }
   | { view: 'Swap'; arguments?: SwapArguments }
 
+/** A connected account: its address, its CAIP-10 id and its network (CAIP-2). */
+export type Account = Protocol.Account
+/** A view of the modal (spec §2). */
+export type ViewName = Protocol.ViewName
+
+/** What `modal.subscribe(event, callback)` calls `callback` with. */
 export type Events = {
-  open: { view: Protocol.ViewName }
+  /** The frame took an open() and shows `view`. */
+  open: { view: ViewName }
+  /** The modal closed (the person, `close()`, `destroy()`, or a failed open()); what the opening settled with. */
   close: OpenResult
+  /** Any change of `getState()`. */
   state: State
-  connect: Protocol.Account
-  accountChanged: Protocol.Account
-  chainChanged: { chainId: Protocol.Account['chainId'] }
+  /** A wallet connected: `{ address, caipAddress, chainId }`. */
+  connect: Account
+  /** The connected wallet switched accounts. */
+  accountChanged: Account
+  /** The connected wallet switched networks (CAIP-2). */
+  chainChanged: { chainId: Account['chainId'] }
+  /** The wallet disconnected. */
   disconnect: Record<string, never>
 }
 
 /** An EIP-1193 provider backed by the connected wallet, through the frame. */
 export type Provider = {
   // `any`: the result is the JSON-RPC method's, which typed clients (viem, wagmi) narrow themselves.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   request(args: { method: string; params?: unknown }): Promise<any>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EIP-1193 listeners take each event's own data
   on(event: 'accountsChanged' | 'chainChanged' | 'connect' | 'disconnect' | (string & {}), listener: (data: any) => void): Provider
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as for `on`
   removeListener(event: string, listener: (data: any) => void): Provider
 }
 
@@ -116,13 +184,17 @@ export type SiwxSession = { data: SiwxData; message: string; signature: string }
  * channel, each call checked and cut by a timeout; none of them crosses to the frame.
  */
 export type Siwx = {
+  /** The CAIP-122 message for the account that just connected, with a fresh nonce from your server. */
   createMessage(input: SiwxInput): Promise<SiwxMessage>
   /** Optional: sign the text yourself; otherwise the connected wallet signs it (personal_sign). */
   signMessage?(args: { message: string; chainId: Caip.ChainId; accountAddress: string }): Promise<string>
   /** Verify and keep a session; throwing refuses the sign-in. */
   addSession(session: SiwxSession): Promise<void>
+  /** Forget the account's sessions (AppKit's shape; the modal itself signs out with `setSessions([])`). */
   revokeSession(chainId: Caip.ChainId, address: string): Promise<void>
+  /** Replace every session kept; `[]` (the modal's sign-out) forgets them all. */
   setSessions(sessions: SiwxSession[]): Promise<void>
+  /** The account's valid sessions: one means it is signed in already, and no message is asked for. */
   getSessions(chainId: Caip.ChainId, address: string): Promise<SiwxSession[]>
   /** True: the person must sign in to stay connected (cancelling disconnects). Absent: optional. */
   getRequired?(): boolean

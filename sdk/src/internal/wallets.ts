@@ -1,5 +1,5 @@
 /**
- * Extension wallets stay on the host page (DESIGN.md §4): EIP-6963 discovery, or a legacy
+ * Extension wallets stay on the host page (docs/architecture.md §4): EIP-6963 discovery, or a legacy
  * `window.ethereum` when nothing announces. Only their info crosses to the frame; requests and
  * events are relayed here, for wallets this page announced and nothing else.
  */
