@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test'
 
-// Debian's Chromium, never a downloaded browser (notes/local-infra.md).
+// Debian's Chromium, never a downloaded browser (docs/local-infra.md).
 export const chromiumArgs = [
   '--no-sandbox',
   '--disable-gpu',
@@ -26,7 +26,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: 'npx tsx devnet/src/start.ts',
+      command: 'npx tsx --conditions=source devnet/src/start.ts',
       url: 'http://localhost:5173/',
       timeout: 180_000,
       reuseExistingServer: !process.env.CI,

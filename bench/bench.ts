@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (DESIGN.md §7): in one run, the SDK size, the frame-app's initial JS, the modal's
+ * `npm run bench` (docs/architecture.md §7): in one run, the SDK size, the frame-app's initial JS, the modal's
  * click-to-visible time at 1x and 4x CPU throttling, the history indexer's throughput and route
  * latency (bench/history.ts), and the swap quote route's latency (bench/swap.ts). It reports figures and
  * fails only on errors.
@@ -10,9 +10,9 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Browser, type BrowserContext, chromium, type Frame, type Page } from '@playwright/test'
 import * as Ids from '@doorway/shared/Ids'
-import { buildEnv, urls } from '../devnet/src/stack.js'
+import { buildEnv, urls } from '@doorway/devnet/stack'
 import { chromiumArgs } from '../playwright.config.js'
-import * as SecureSecrets from '../secure-site/server/src/secrets.js'
+import * as SecureSecrets from '@doorway/secure-site/server/secrets'
 import * as Size from '../scripts/size.js'
 import * as History from './history.js'
 import * as OpenSpeed from './openSpeed.js'
@@ -105,7 +105,7 @@ function staticImports(dist: string, file: string, loaded: Set<string>): string[
   return [...seen]
 }
 
-/** Aborts and counts every request to a host other than the loopback (DESIGN.md §7). */
+/** Aborts and counts every request to a host other than the loopback (docs/architecture.md §7). */
 async function blockNonLoopback(context: BrowserContext) {
   const blocked = { count: 0 }
   await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) => {

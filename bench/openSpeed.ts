@@ -10,8 +10,8 @@
  * - button visible: the Connect Wallet button's first paint (Element Timing).
  */
 import { gzipSync } from 'node:zlib'
-import type { Browser, CDPSession, Frame, Page } from '@playwright/test'
-import { urls } from '../devnet/src/stack.js'
+import type { Browser, CDPSession, Frame } from '@playwright/test'
+import { urls } from '@doorway/devnet/stack'
 
 export const runs = 9
 const rates = [1, 4] as const

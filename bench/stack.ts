@@ -15,7 +15,7 @@ export type Stack = { stop(): Promise<void> }
 /** Starts the stack and resolves once it prints that it is up; rejects if it exits or times out first. */
 export async function start(options: start.Options = {}): Promise<Stack> {
   const { build = false, timeoutMs = 60_000, env } = options
-  const args = [join(root, 'devnet/src/start.ts'), ...(build ? [] : ['--no-build'])]
+  const args = ['--conditions=source', join(root, 'devnet/src/start.ts'), ...(build ? [] : ['--no-build'])]
   const child = spawn(join(root, 'node_modules/.bin/tsx'), args, {
     cwd: root,
     detached: true,

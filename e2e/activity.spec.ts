@@ -7,9 +7,9 @@
 import type { Page } from '@playwright/test'
 import { type Address, encodeFunctionData, erc20Abi, parseAbi, parseEther, parseUnits, toHex } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
-import { chains } from '../devnet/src/stack.js'
-import * as Nfts from '../devnet/src/nfts.js'
-import * as Tokens from '../devnet/src/tokens.js'
+import { chains } from '@doorway/devnet/stack'
+import * as Nfts from '@doorway/devnet/nfts'
+import * as Tokens from '@doorway/devnet/tokens'
 import { loginByEmail, newEmail, demoAddress } from './embedded.js'
 import { apiOrigin, connectDevWallet, dapp, devAccount, expect, expectAccessible, explorerOptions, hostOrigin, modalFrame, ready, rpc, test, walletPrompt } from './fixtures.js'
 

@@ -1,5 +1,5 @@
 /**
- * The host ⇄ frame channel refuses what it did not ask for (DESIGN.md §4): messages from a foreign
+ * The host ⇄ frame channel refuses what it did not ask for (docs/architecture.md §4): messages from a foreign
  * origin or a wrong window, and malformed messages, are logged and never acted on.
  */
 import type { Page } from '@playwright/test'

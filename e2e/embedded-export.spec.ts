@@ -1,5 +1,5 @@
 /**
- * Key export of the embedded wallet (issue 9, notes/embedded-wallet.md §4.8, §4.12 test 1): shown only
+ * Key export of the embedded wallet (issue 9, docs/embedded-wallet.md §8, §12 test 1): shown only
  * inside the secure-site after fresh auth and a hold to reveal. Every message into the host page and
  * the frame-app, and every request from any frame, is recorded: the exported key, its phrase and the
  * shares the secure-site received appear in none of them.
@@ -96,7 +96,7 @@ test.describe('embedded wallet key export', () => {
     // Chromium drops a click on a cross-origin frame that has only just been placed: click once the
     // secure-site has seen its screen still and visible (the same gate as Approve).
     await expect(secure.locator('section.export')).toHaveAttribute('data-visibility', 'ready')
-    // Signed in a moment ago: fresh enough, so no second code (notes §4.3).
+    // Signed in a moment ago: fresh enough, so no second code (docs/embedded-wallet.md §3).
     await secure.getByRole('button', { name: 'Continue' }).click()
     const hold = secure.getByRole('button', { name: 'Hold to reveal' })
     // Rebuilding the key (BIP-39's PBKDF2, twice) takes seconds on a loaded machine.

@@ -1,11 +1,11 @@
 /**
- * Hostile tests of the embedded (email) wallet (notes/embedded-wallet.md §4.12): the host page and the
+ * Hostile tests of the embedded (email) wallet (docs/embedded-wallet.md §12): the host page and the
  * frame-app are not trusted by the secure-site. Each attack is followed by a control that shows the
  * same request going through once the attack is gone, so a test fails if the guard stops working and
  * also if the attack never reached it.
  */
 import type { Frame, Page } from '@playwright/test'
-import * as Protocol from '../shared/src/Protocol.js'
+import * as Protocol from '@doorway/shared/Protocol'
 import { approve, demoAddress, loginByEmail, newEmail, secureFrame, secureTitle } from './embedded.js'
 import { eventLog, expect, expectClosed, frameOrigin, hostOrigin, modalFrame, ready, rpc, rpcUrl, secureOrigin, test } from './fixtures.js'
 
@@ -144,7 +144,7 @@ test.describe('embedded wallet, hostile', () => {
     await expect(approval(page)).toHaveCount(0)
   })
 
-  // The frame-app hides the approval from the person while they click where Approve is (notes §4.7).
+  // The frame-app hides the approval from the person while they click where Approve is (docs/embedded-wallet.md §7).
   const obstructions = [
     {
       name: 'opacity: 0 on the secure iframe',

@@ -5,7 +5,7 @@
 import { recoverMessageAddress, type Hex } from 'viem'
 import { approve, codeFor, demoAddress, enterCode, lastMailId, loginByEmail, newEmail, secureFrame, submitEmail, withStorageProfile } from './embedded.js'
 import type { Route } from '@playwright/test'
-import { urls } from '../devnet/src/stack.js'
+import { urls } from '@doorway/devnet/stack'
 import { test as base, expect, expectAccessible, modalFrame, ready, rpc, rpcUrl, secureOrigin } from './fixtures.js'
 
 /**

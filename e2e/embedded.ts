@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Page } from '@playwright/test'
-import { urls } from '../devnet/src/stack.js'
+import { urls } from '@doorway/devnet/stack'
 import config, { chromiumArgs } from '../playwright.config.js'
 import { expect, loopbackOnly, modalFrame } from './fixtures.js'
 
@@ -59,7 +59,7 @@ export async function enterCode(page: Page, code: string) {
 
 /**
  * Approve in the secure-site, once it lets you: it stays aria-disabled (and ignores clicks) until the
- * request has been fully visible for 500 ms (notes §4.7).
+ * request has been fully visible for 500 ms (docs/embedded-wallet.md §7).
  */
 export async function approve(page: Page) {
   const button = secureFrame(page).getByRole('button', { name: 'Approve' })

@@ -2,8 +2,8 @@
  * Extension wallets through the host page (issue 3), against real anvil chains and the dev wallet,
  * which announces itself by EIP-6963 and asks in its own prompt, as an extension does.
  */
-import * as Anvil from '../devnet/src/anvil.js'
-import * as Format from '../shared/src/Format.js'
+import * as Anvil from '@doorway/devnet/anvil'
+import * as Format from '@doorway/shared/Format'
 import {
   connectDevWallet,
   dapp,

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { test as base, expect, type BrowserContext, type ConsoleMessage, type Locator, type Page } from '@playwright/test'
-import { chains, urls } from '../devnet/src/stack.js'
+import { chains, urls } from '@doorway/devnet/stack'
 
 export const frameOrigin = new URL(urls.frame).origin
 export const secureOrigin = new URL(urls.secure).origin

@@ -9,8 +9,8 @@
  */
 import type { FrameLocator, Page } from '@playwright/test'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import * as Ids from '../shared/src/Ids.js'
-import * as Name from '../shared/src/Name.js'
+import * as Ids from '@doorway/shared/Ids'
+import * as Name from '@doorway/shared/Name'
 import { approve, loginByEmail, newEmail, secureFrame } from './embedded.js'
 import { apiOrigin, connectDevWallet, expect, expectAccessible, expectFocusInFrame, modalFrame, openView, ready, test } from './fixtures.js'
 

@@ -4,9 +4,9 @@
  */
 import type { BrowserContext, FrameLocator, Page } from '@playwright/test'
 import { type Hex, encodeFunctionData, erc20Abi, formatUnits, parseEther, parseUnits } from 'viem'
-import { chains } from '../devnet/src/stack.js'
-import * as Tokens from '../devnet/src/tokens.js'
-import * as Format from '../shared/src/Format.js'
+import { chains } from '@doorway/devnet/stack'
+import * as Tokens from '@doorway/devnet/tokens'
+import * as Format from '@doorway/shared/Format'
 import { apiOrigin, connectDevWallet, devAccount, expect, expectAccessible, explorerOptions, modalFrame, ready, rpc, test } from './fixtures.js'
 
 const home = chains[0]!

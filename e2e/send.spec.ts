@@ -7,10 +7,10 @@ import jsQR from 'jsqr'
 import { PNG } from 'pngjs'
 import { formatUnits, type Hex, parseUnits } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
-import * as Tokens from '../devnet/src/tokens.js'
-import * as Format from '../shared/src/Format.js'
-import * as Ids from '../shared/src/Ids.js'
-import * as Name from '../shared/src/Name.js'
+import * as Tokens from '@doorway/devnet/tokens'
+import * as Format from '@doorway/shared/Format'
+import * as Ids from '@doorway/shared/Ids'
+import * as Name from '@doorway/shared/Name'
 import {
   apiOrigin,
   connectDevWallet,

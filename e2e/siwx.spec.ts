@@ -4,8 +4,8 @@
  * keeps the session in a cookie. `?siwx=optional` makes it optional.
  */
 import type { Page } from '@playwright/test'
-import { chains, urls } from '../devnet/src/stack.js'
-import * as TestWallet from '../devnet/src/testWallet.js'
+import { chains, urls } from '@doorway/devnet/stack'
+import * as TestWallet from '@doorway/devnet/testWallet'
 import { approve, codeFor, lastMailId, newEmail, secureFrame, submitEmail, enterCode } from './embedded.js'
 import { devAccount, expect, expectAccessible, expectClosed, hostDialog, modalFrame, test, walletPrompt } from './fixtures.js'
 import { scanQr } from './walletConnect.js'

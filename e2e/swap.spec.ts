@@ -5,11 +5,11 @@
  */
 import type { FrameLocator, Page } from '@playwright/test'
 import { type Address, type Hex, encodeFunctionData, erc20Abi, formatUnits, parseEther } from 'viem'
-import * as Exchange from '../devnet/src/exchange.js'
-import { chains, urls } from '../devnet/src/stack.js'
-import * as TestWallet from '../devnet/src/testWallet.js'
-import * as Tokens from '../devnet/src/tokens.js'
-import * as Format from '../shared/src/Format.js'
+import * as Exchange from '@doorway/devnet/exchange'
+import { chains, urls } from '@doorway/devnet/stack'
+import * as TestWallet from '@doorway/devnet/testWallet'
+import * as Tokens from '@doorway/devnet/tokens'
+import * as Format from '@doorway/shared/Format'
 import { connectDevWallet, dapp, devAccount, expect, expectAccessible, explorerOptions, modalFrame, ready, rpc, test, walletPrompt } from './fixtures.js'
 import { pairByQr } from './walletConnect.js'
 

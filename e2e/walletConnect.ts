@@ -2,7 +2,7 @@
 import type { FrameLocator, Page } from '@playwright/test'
 import jsQR from 'jsqr'
 import { PNG } from 'pngjs'
-import type * as TestWallet from '../devnet/src/testWallet.js'
+import type * as TestWallet from '@doorway/devnet/testWallet'
 import { expect, modalFrame } from './fixtures.js'
 
 /**

@@ -5,8 +5,8 @@
  */
 import { type Page, devices } from '@playwright/test'
 import { type Hex, hashMessage, recoverAddress, toHex } from 'viem'
-import { chains, urls } from '../devnet/src/stack.js'
-import * as TestWallet from '../devnet/src/testWallet.js'
+import { chains, urls } from '@doorway/devnet/stack'
+import * as TestWallet from '@doorway/devnet/testWallet'
 import { dapp, eventLog, expect, hostOrigin, modalFrame, ready, rpc, test } from './fixtures.js'
 import { pairByQr, scanQr } from './walletConnect.js'
 
@@ -189,7 +189,7 @@ test.describe('on a phone', () => {
 })
 
 test('behavior: an ERC-20 send from the modal goes through the WalletConnect session and is mined', async ({ page }) => {
-  const { readManifest } = await import('../devnet/src/tokens.js')
+  const { readManifest } = await import('@doorway/devnet/tokens')
   const dusd = readManifest()!.tokens['eip155:31337']!.find((t) => t.symbol === 'DUSD')!.address
   const receiver = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
   const balanceOf = async (address: string) =>

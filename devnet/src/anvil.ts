@@ -1,5 +1,5 @@
 /**
- * The local EVM chains of DESIGN.md §3: one anvil process per chain, with the standard test mnemonic
+ * The local EVM chains of docs/architecture.md §3: one anvil process per chain, with the standard test mnemonic
  * (anvil's default). `import * as Anvil from './anvil.js'` → `await Anvil.start()`.
  */
 import { spawn, type ChildProcess } from 'node:child_process'

@@ -1,7 +1,7 @@
 /**
  * The devnet's exchange: Uniswap V2 (WETH9, UniswapV2Factory, UniswapV2Router02) on every anvil chain,
- * from the compiled artifacts `@uniswap/v2-core` and `@uniswap/v2-periphery` ship (DESIGN.md §9a), with
- * ETH/DUSD, ETH/DWT and DUSD/DWT pools at the api's local prices (api/src/config.ts local). The manifest's
+ * from the compiled artifacts `@uniswap/v2-core` and `@uniswap/v2-periphery` ship (docs/architecture.md §9a), with
+ * ETH/DUSD, ETH/DWT and DUSD/DWT pools at the api's local prices (apiConfig.ts local). The manifest's
  * `exchange` tells the api where it is; `swapExact` and `reserves` move and read a pool's price for tests.
  * `import * as Exchange from './exchange.js'` → `await Exchange.deploy({ chains, tokens })`.
  */

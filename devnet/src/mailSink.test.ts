@@ -8,7 +8,7 @@ beforeAll(async () => {
 })
 afterAll(() => sink.stop())
 
-// As the secure-site server sends (notes/local-infra.md: no TLS on loopback).
+// As the secure-site server sends (docs/local-infra.md: no TLS on loopback).
 const send = (mail: { to: string; subject: string; text: string }) =>
   createTransport({ host: sink.smtp.host, port: sink.smtp.port, secure: false, ignoreTLS: true }).sendMail({ from: 'Doorway <login@doorway.test>', ...mail })
 const read = async (query: string) => {

@@ -1,5 +1,5 @@
 /**
- * The devnet's mail sink (DESIGN.md §3): an SMTP server on loopback that keeps every mail it receives,
+ * The devnet's mail sink (docs/architecture.md §3): an SMTP server on loopback that keeps every mail it receives,
  * and `GET /messages?to=ADDRESS` to read them as JSON, as a newcomer or a test reads a login code.
  * It never relays anything anywhere. `import * as MailSink from './mailSink.js'` → `await MailSink.start()`.
  */

@@ -2,7 +2,7 @@
  * The devnet's NFTs on every anvil chain, for the modal's NFTs and Activity tabs: the ERC-721 "Doorway
  * Doors" (DOOR), the spam ERC-721 "Claim Your Rewards" (CLAIM, airdropped to accounts 0–4) and the
  * ERC-1155 "Doorway Items" (DITEM). Their metadata and SVG images live on chain, so wallets show real
- * images offline. The manifest's `nfts` tells the api about them (api/src/config.ts), and `mint`,
+ * images offline. The manifest's `nfts` tells the api about them (apiConfig.ts), and `mint`,
  * `mintItems` and `airdrop` make more for tests.
  * `import * as Nfts from './nfts.js'` → `await Nfts.deploy({ chains })`.
  */

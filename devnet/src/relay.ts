@@ -40,19 +40,19 @@ const errors = {
 
 export function start(options: start.Options = {}): Promise<start.ReturnType> {
   const { port = 8790, host = '127.0.0.1', pingMs = 10_000, log } = options
-  const relay = createRelay(log)
+  const relay = createState(log)
   const wss = new WebSocketServer({ port, host, maxPayload: limits.maxPayloadBytes })
 
-  wss.on('connection', (socket, request) => relay.connect(socket, request))
+  wss.on('connection', (socket, request) => connect(relay, socket, request))
 
   // A WebSocket ping frame every pingMs: Node clients terminate a socket that stays silent ~35 s. A
   // socket that did not answer the previous ping is dead: drop it so its subscriptions go too.
   const heartbeat = setInterval(() => {
     for (const socket of wss.clients) {
-      if (!relay.alive(socket)) socket.terminate()
+      if (!alive(relay, socket)) socket.terminate()
       else socket.ping()
     }
-    relay.prune()
+    prune(relay)
   }, pingMs)
   heartbeat.unref()
 
@@ -64,7 +64,7 @@ export function start(options: start.Options = {}): Promise<start.ReturnType> {
       resolve({
         url: `ws://${host.includes(':') ? `[${host}]` : host}:${bound}`,
         port: bound,
-        stats: relay.stats,
+        stats: () => stats(relay),
         stop: () =>
           new Promise<void>((done) => {
             clearInterval(heartbeat)
@@ -141,236 +141,244 @@ type Stored = {
 
 type Request = { id: RawId; method: string; params: Record<string, unknown> }
 
-function createRelay(log: start.Options['log']) {
-  const clients = new Map<WebSocket, Client>()
-  const subscribers = new Map<string, Set<Client>>()
-  const mailbox = new Map<string, Stored[]>()
-  const counters = { published: 0, delivered: 0, stored: 0 }
-  // Ids of the relay's own requests (irn_subscription): safe integers, unique for the process.
-  let nextId = Date.now() * 1000
+/** Everything one relay holds: its connections, who listens on each topic, and the mailboxes. */
+type State = {
+  log: start.Options['log']
+  clients: Map<WebSocket, Client>
+  subscribers: Map<string, Set<Client>>
+  mailbox: Map<string, Stored[]>
+  counters: { published: number; delivered: number; stored: number }
+  /** Ids of the relay's own requests (irn_subscription): safe integers, unique for the process. */
+  nextId: number
+}
 
-  const send = (client: Client, frame: string) => {
-    log?.(`→ ${client.key.slice(-8)} ${frame.slice(0, 300)}`)
-    if (client.socket.readyState === client.socket.OPEN) client.socket.send(frame)
+function createState(log: start.Options['log']): State {
+  return { log, clients: new Map(), subscribers: new Map(), mailbox: new Map(), counters: { published: 0, delivered: 0, stored: 0 }, nextId: Date.now() * 1000 }
+}
+
+function send(relay: State, client: Client, frame: string) {
+  relay.log?.(`→ ${client.key.slice(-8)} ${frame.slice(0, 300)}`)
+  if (client.socket.readyState === client.socket.OPEN) client.socket.send(frame)
+}
+
+function connect(relay: State, socket: WebSocket, request: IncomingMessage) {
+  const client: Client = {
+    socket,
+    key: clientIdFromUrl(request.url ?? '') ?? `anonymous:${randomUUID()}`,
+    topics: new Set(),
+    inflight: new Map(),
+    alive: true,
   }
+  relay.clients.set(socket, client)
+  socket.on('pong', () => (client.alive = true))
+  socket.on('message', (data, isBinary) => {
+    client.alive = true
+    onFrame(relay, client, isBinary ? '' : data.toString())
+  })
+  socket.on('close', () => disconnect(relay, client))
+  // A protocol error (oversized frame) closes the socket; never let it reach the process.
+  socket.on('error', () => socket.terminate())
+}
 
-  function connect(socket: WebSocket, request: IncomingMessage) {
-    const client: Client = {
-      socket,
-      key: clientIdFromUrl(request.url ?? '') ?? `anonymous:${randomUUID()}`,
-      topics: new Set(),
-      inflight: new Map(),
-      alive: true,
-    }
-    clients.set(socket, client)
-    socket.on('pong', () => (client.alive = true))
-    socket.on('message', (data, isBinary) => {
-      client.alive = true
-      onFrame(client, isBinary ? '' : data.toString())
-    })
-    socket.on('close', () => disconnect(client))
-    // A protocol error (oversized frame) closes the socket; never let it reach the process.
-    socket.on('error', () => socket.terminate())
+function disconnect(relay: State, client: Client) {
+  relay.clients.delete(client.socket)
+  for (const topic of client.topics) unsubscribe(relay, client, topic)
+  for (const stored of client.inflight.values()) stored.deliveredTo.delete(client.key)
+  client.inflight.clear()
+}
+
+function onFrame(relay: State, client: Client, text: string) {
+  relay.log?.(`← ${client.key.slice(-8)} ${text.slice(0, 300)}`)
+  let frame: unknown
+  try {
+    frame = parseJson(text)
+  } catch {
+    return send(relay, client, errorFrame(null, errors.parse))
   }
-
-  function disconnect(client: Client) {
-    clients.delete(client.socket)
-    for (const topic of client.topics) unsubscribe(client, topic)
-    for (const stored of client.inflight.values()) stored.deliveredTo.delete(client.key)
-    client.inflight.clear()
+  if (!isObject(frame)) return send(relay, client, errorFrame(null, errors.invalidRequest))
+  const id = isRawId(frame.id) ? frame.id : null
+  // A response: the client acknowledging one of our irn_subscription deliveries.
+  if (!('method' in frame) && ('result' in frame || 'error' in frame)) {
+    if (id !== null) client.inflight.delete(rawIdKey(id))
+    return
   }
-
-  function onFrame(client: Client, text: string) {
-    log?.(`← ${client.key.slice(-8)} ${text.slice(0, 300)}`)
-    let frame: unknown
-    try {
-      frame = parseJson(text)
-    } catch {
-      return send(client, errorFrame(null, errors.parse))
-    }
-    if (!isObject(frame)) return send(client, errorFrame(null, errors.invalidRequest))
-    const id = isRawId(frame.id) ? frame.id : null
-    // A response: the client acknowledging one of our irn_subscription deliveries.
-    if (!('method' in frame) && ('result' in frame || 'error' in frame)) {
-      if (id !== null) client.inflight.delete(rawIdKey(id))
-      return
-    }
-    if (typeof frame.method !== 'string' || id === null)
-      return send(client, errorFrame(id, errors.invalidRequest))
-    const params = isObject(frame.params) ? frame.params : {}
-    const handler = handlers[frame.method]
-    if (!handler) return send(client, errorFrame(id, errors.methodNotFound))
-    try {
-      const result = handler(client, { id, method: frame.method, params })
-      send(client, resultFrame(id, result))
-    } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error)
-      const base = error instanceof InvalidParams ? errors.invalidParams : errors.internal
-      send(client, errorFrame(id, { ...base, message: `${base.message}: ${detail}` }))
-    }
+  if (typeof frame.method !== 'string' || id === null)
+    return send(relay, client, errorFrame(id, errors.invalidRequest))
+  const params = isObject(frame.params) ? frame.params : {}
+  const handler = handlers[frame.method]
+  if (!handler) return send(relay, client, errorFrame(id, errors.methodNotFound))
+  try {
+    const result = handler(relay, client, { id, method: frame.method, params })
+    send(relay, client, resultFrame(id, result))
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error)
+    const base = error instanceof InvalidParams ? errors.invalidParams : errors.internal
+    send(relay, client, errorFrame(id, { ...base, message: `${base.message}: ${detail}` }))
   }
+}
 
-  const handlers: Record<string, (client: Client, request: Request) => unknown> = {
-    irn_subscribe: (client, { params }) => subscribe(client, string(params, 'topic')),
-    irn_batchSubscribe: (client, { params }) => strings(params, 'topics').map((topic) => subscribe(client, topic)),
-    irn_unsubscribe: (client, { params }) => {
-      unsubscribe(client, string(params, 'topic'))
-      return true
-    },
-    irn_batchUnsubscribe: (client, { params }) => {
-      const list = params.subscriptions
-      if (!Array.isArray(list)) throw new InvalidParams('subscriptions')
-      for (const entry of list) unsubscribe(client, string(isObject(entry) ? entry : {}, 'topic'))
-      return true
-    },
-    irn_publish: (client, { params }) => {
-      publish(client, message(params, 'message'))
-      return true
-    },
-    irn_batchPublish: (client, { params }) => {
-      const list = params.messages
-      if (!Array.isArray(list)) throw new InvalidParams('messages')
-      const checked = list.map((entry) => message(isObject(entry) ? entry : {}, 'message'))
-      for (const entry of checked) publish(client, entry)
-      return true
-    },
-    irn_batchFetchMessages: (client, { params }) => ({
-      messages: strings(params, 'topics').flatMap((topic) =>
-        pending(client, topic).map((stored) => {
-          stored.deliveredTo.add(client.key)
-          return event(stored)
-        }),
-      ),
-      hasMore: false,
-    }),
-    // The sign-client's session proposal: the relay subscribes the proposer to the pairing topic (the
-    // wallet's answer comes there) and publishes the proposal on it. Without the implicit subscription
-    // the dapp never hears back.
-    wc_proposeSession: (client, { params }) => {
-      const topic = string(params, 'pairingTopic')
-      const proposal = message({ ...params, topic, tag: params.tag ?? tags.sessionPropose }, 'sessionProposal')
-      subscribe(client, topic)
-      publish(client, proposal)
-      return true
-    },
-    // The wallet's approval: subscribe the approver to the session topic, then publish the response on
-    // the pairing topic and the settlement on the session topic.
-    wc_approveSession: (client, { params }) => {
-      const sessionTopic = string(params, 'sessionTopic')
-      const pairingTopic = string(params, 'pairingTopic')
-      const response = message({ ...params, topic: pairingTopic, tag: tags.sessionProposeResponse }, 'sessionProposalResponse')
-      const settlement = message({ ...params, topic: sessionTopic, tag: tags.sessionSettle }, 'sessionSettlementRequest')
-      subscribe(client, sessionTopic)
-      publish(client, response)
-      publish(client, settlement)
-      return true
-    },
+const handlers: Record<string, (relay: State, client: Client, request: Request) => unknown> = {
+  irn_subscribe: (relay, client, { params }) => subscribe(relay, client, string(params, 'topic')),
+  irn_batchSubscribe: (relay, client, { params }) => strings(params, 'topics').map((topic) => subscribe(relay, client, topic)),
+  irn_unsubscribe: (relay, client, { params }) => {
+    unsubscribe(relay, client, string(params, 'topic'))
+    return true
+  },
+  irn_batchUnsubscribe: (relay, client, { params }) => {
+    const list = params.subscriptions
+    if (!Array.isArray(list)) throw new InvalidParams('subscriptions')
+    for (const entry of list) unsubscribe(relay, client, string(isObject(entry) ? entry : {}, 'topic'))
+    return true
+  },
+  irn_publish: (relay, client, { params }) => {
+    publish(relay, client, message(params, 'message'))
+    return true
+  },
+  irn_batchPublish: (relay, client, { params }) => {
+    const list = params.messages
+    if (!Array.isArray(list)) throw new InvalidParams('messages')
+    const checked = list.map((entry) => message(isObject(entry) ? entry : {}, 'message'))
+    for (const entry of checked) publish(relay, client, entry)
+    return true
+  },
+  irn_batchFetchMessages: (relay, client, { params }) => ({
+    messages: strings(params, 'topics').flatMap((topic) =>
+      pending(relay, client, topic).map((stored) => {
+        stored.deliveredTo.add(client.key)
+        return event(stored)
+      }),
+    ),
+    hasMore: false,
+  }),
+  // The sign-client's session proposal: the relay subscribes the proposer to the pairing topic (the
+  // wallet's answer comes there) and publishes the proposal on it. Without the implicit subscription
+  // the dapp never hears back.
+  wc_proposeSession: (relay, client, { params }) => {
+    const topic = string(params, 'pairingTopic')
+    const proposal = message({ ...params, topic, tag: params.tag ?? tags.sessionPropose }, 'sessionProposal')
+    subscribe(relay, client, topic)
+    publish(relay, client, proposal)
+    return true
+  },
+  // The wallet's approval: subscribe the approver to the session topic, then publish the response on
+  // the pairing topic and the settlement on the session topic.
+  wc_approveSession: (relay, client, { params }) => {
+    const sessionTopic = string(params, 'sessionTopic')
+    const pairingTopic = string(params, 'pairingTopic')
+    const response = message({ ...params, topic: pairingTopic, tag: tags.sessionProposeResponse }, 'sessionProposalResponse')
+    const settlement = message({ ...params, topic: sessionTopic, tag: tags.sessionSettle }, 'sessionSettlementRequest')
+    subscribe(relay, client, sessionTopic)
+    publish(relay, client, response)
+    publish(relay, client, settlement)
+    return true
+  },
+}
+
+function subscribe(relay: State, client: Client, topic: string): string {
+  client.topics.add(topic)
+  let set = relay.subscribers.get(topic)
+  if (!set) relay.subscribers.set(topic, (set = new Set()))
+  set.add(client)
+  // After the subscribe result, like the hosted relay: what waited in the mailbox comes next.
+  queueMicrotask(() => {
+    for (const stored of pending(relay, client, topic)) deliver(relay, client, stored)
+  })
+  return subscriptionId(topic, client.key)
+}
+
+function unsubscribe(relay: State, client: Client, topic: string) {
+  client.topics.delete(topic)
+  const set = relay.subscribers.get(topic)
+  set?.delete(client)
+  if (set?.size === 0) relay.subscribers.delete(topic)
+}
+
+function publish(relay: State, client: Client, entry: Message) {
+  const now = Date.now()
+  const ttl = Math.min(entry.ttl ?? limits.defaultTtlSeconds, limits.maxTtlSeconds)
+  const stored: Stored = {
+    topic: entry.topic,
+    message: entry.message,
+    tag: entry.tag ?? 0,
+    publishedAt: now,
+    expiresAt: now + ttl * 1000,
+    publisher: client.key,
+    deliveredTo: new Set(),
   }
-
-  function subscribe(client: Client, topic: string): string {
-    client.topics.add(topic)
-    let set = subscribers.get(topic)
-    if (!set) subscribers.set(topic, (set = new Set()))
-    set.add(client)
-    // After the subscribe result, like the hosted relay: what waited in the mailbox comes next.
-    queueMicrotask(() => {
-      for (const stored of pending(client, topic)) deliver(client, stored)
-    })
-    return subscriptionId(topic, client.key)
+  relay.counters.published++
+  if (ttl > 0) store(relay, stored)
+  for (const subscriber of relay.subscribers.get(entry.topic) ?? []) {
+    if (subscriber.key !== stored.publisher && !stored.deliveredTo.has(subscriber.key)) deliver(relay, subscriber, stored)
   }
+}
 
-  function unsubscribe(client: Client, topic: string) {
-    client.topics.delete(topic)
-    const set = subscribers.get(topic)
-    set?.delete(client)
-    if (set?.size === 0) subscribers.delete(topic)
+function deliver(relay: State, client: Client, stored: Stored) {
+  const id = relay.nextId++
+  stored.deliveredTo.add(client.key)
+  client.inflight.set(String(id), stored)
+  relay.counters.delivered++
+  const data = event(stored)
+  const params = { id: subscriptionId(stored.topic, client.key), data }
+  send(relay, client, JSON.stringify({ id, jsonrpc: '2.0', method: 'irn_subscription', params }))
+}
+
+/** Live messages on the topic this client has not had and did not publish. */
+function pending(relay: State, client: Client, topic: string): Stored[] {
+  const now = Date.now()
+  return (relay.mailbox.get(topic) ?? []).filter(
+    (s) => s.expiresAt > now && s.publisher !== client.key && !s.deliveredTo.has(client.key),
+  )
+}
+
+function store(relay: State, stored: Stored) {
+  let list = relay.mailbox.get(stored.topic)
+  if (!list) relay.mailbox.set(stored.topic, (list = []))
+  list.push(stored)
+  relay.counters.stored++
+  if (list.length > limits.mailboxPerTopic) {
+    list.shift()
+    relay.counters.stored--
   }
+  if (relay.counters.stored > limits.mailboxTotal) dropOldest(relay)
+}
 
-  function publish(client: Client, entry: Message) {
-    const now = Date.now()
-    const ttl = Math.min(entry.ttl ?? limits.defaultTtlSeconds, limits.maxTtlSeconds)
-    const stored: Stored = {
-      topic: entry.topic,
-      message: entry.message,
-      tag: entry.tag ?? 0,
-      publishedAt: now,
-      expiresAt: now + ttl * 1000,
-      publisher: client.key,
-      deliveredTo: new Set(),
-    }
-    counters.published++
-    if (ttl > 0) store(stored)
-    for (const subscriber of subscribers.get(entry.topic) ?? []) {
-      if (subscriber.key !== stored.publisher && !stored.deliveredTo.has(subscriber.key)) deliver(subscriber, stored)
-    }
-  }
+function dropOldest(relay: State) {
+  let oldest: Stored | undefined
+  for (const list of relay.mailbox.values()) if (list[0] && (!oldest || list[0].publishedAt < oldest.publishedAt)) oldest = list[0]
+  if (oldest) removeStored(relay, oldest.topic, (s) => s === oldest)
+}
 
-  function deliver(client: Client, stored: Stored) {
-    const id = nextId++
-    stored.deliveredTo.add(client.key)
-    client.inflight.set(String(id), stored)
-    counters.delivered++
-    const data = event(stored)
-    const params = { id: subscriptionId(stored.topic, client.key), data }
-    send(client, JSON.stringify({ id, jsonrpc: '2.0', method: 'irn_subscription', params }))
-  }
+function removeStored(relay: State, topic: string, drop: (s: Stored) => boolean) {
+  const list = relay.mailbox.get(topic)
+  if (!list) return
+  const kept = list.filter((s) => !drop(s))
+  relay.counters.stored -= list.length - kept.length
+  if (kept.length) relay.mailbox.set(topic, kept)
+  else relay.mailbox.delete(topic)
+}
 
-  /** Live messages on the topic this client has not had and did not publish. */
-  function pending(client: Client, topic: string): Stored[] {
-    const now = Date.now()
-    return (mailbox.get(topic) ?? []).filter(
-      (s) => s.expiresAt > now && s.publisher !== client.key && !s.deliveredTo.has(client.key),
-    )
-  }
+/** Whether the socket answered since the last heartbeat; marks it as owing an answer to the next. */
+function alive(relay: State, socket: WebSocket): boolean {
+  const client = relay.clients.get(socket)
+  if (!client) return false
+  const wasAlive = client.alive
+  client.alive = false
+  return wasAlive
+}
 
-  function store(stored: Stored) {
-    let list = mailbox.get(stored.topic)
-    if (!list) mailbox.set(stored.topic, (list = []))
-    list.push(stored)
-    counters.stored++
-    if (list.length > limits.mailboxPerTopic) {
-      list.shift()
-      counters.stored--
-    }
-    if (counters.stored > limits.mailboxTotal) dropOldest()
-  }
+/** Drops expired messages. */
+function prune(relay: State) {
+  const now = Date.now()
+  for (const topic of [...relay.mailbox.keys()]) removeStored(relay, topic, (s) => s.expiresAt <= now)
+}
 
-  function dropOldest() {
-    let oldest: Stored | undefined
-    for (const list of mailbox.values()) if (list[0] && (!oldest || list[0].publishedAt < oldest.publishedAt)) oldest = list[0]
-    if (oldest) removeStored(oldest.topic, (s) => s === oldest)
-  }
-
-  function removeStored(topic: string, drop: (s: Stored) => boolean) {
-    const list = mailbox.get(topic)
-    if (!list) return
-    const kept = list.filter((s) => !drop(s))
-    counters.stored -= list.length - kept.length
-    if (kept.length) mailbox.set(topic, kept)
-    else mailbox.delete(topic)
-  }
-
+function stats(relay: State): Stats {
   return {
-    connect,
-    alive(socket: WebSocket) {
-      const client = clients.get(socket)
-      if (!client) return false
-      const wasAlive = client.alive
-      client.alive = false
-      return wasAlive
-    },
-    /** Drops expired messages. */
-    prune() {
-      const now = Date.now()
-      for (const topic of [...mailbox.keys()]) removeStored(topic, (s) => s.expiresAt <= now)
-    },
-    stats: (): Stats => ({
-      connections: clients.size,
-      subscriptions: [...subscribers.values()].reduce((n, set) => n + set.size, 0),
-      stored: counters.stored,
-      published: counters.published,
-      delivered: counters.delivered,
-    }),
+    connections: relay.clients.size,
+    subscriptions: [...relay.subscribers.values()].reduce((n, set) => n + set.size, 0),
+    stored: relay.counters.stored,
+    published: relay.counters.published,
+    delivered: relay.counters.delivered,
   }
 }
 

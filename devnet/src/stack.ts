@@ -1,4 +1,4 @@
-/** The local stack of DESIGN.md §3: one place for every port and URL, each overridable by env. */
+/** The local stack of docs/architecture.md §3: one place for every port and URL, each overridable by env. */
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
 
 export const ports = {
@@ -43,7 +43,7 @@ export const buildEnv = {
   DOORWAY_LOCAL_BUILD: '1',
 }
 
-// The two anvil chains (spec DESIGN.md §3); DOORWAY_ANVIL_PORTS="8545,8546" moves them.
+// The two anvil chains (spec docs/architecture.md §3); DOORWAY_ANVIL_PORTS="8545,8546" moves them.
 const anvilPorts = (process.env.DOORWAY_ANVIL_PORTS ?? '8545,8546').split(',').map(Number)
 
 /** The local EVM chains: chain id, port and the RPC URL wallets and dapps use. */
@@ -52,5 +52,5 @@ export const chains = [31337, 31338].map((id, i) => {
   return { id, port, rpcUrl: `http://127.0.0.1:${port}` }
 })
 
-/** What the api serves in the local stack (api/src/config.ts local): its port, the chains, the demo's origin. */
+/** What the api serves in the local stack (apiConfig.ts local): its port, the chains, the demo's origin. */
 export const apiStack = { port: ports.api, chains, origins: [new URL(urls.demo).origin] }

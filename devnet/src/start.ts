@@ -1,26 +1,26 @@
 /**
  * `npm start`: build the SDK, frame-app, secure-site and dev wallet for the local stack, start the anvil
- * chains, then serve every origin of DESIGN.md §3 that exists so far: the secure-site's own server and
+ * chains, then serve every origin of docs/architecture.md §3 that exists so far: the secure-site's own server and
  * its vault (a child process) among them. Ctrl+C stops everything.
  */
 import { execFileSync } from 'node:child_process'
 import type { Server } from 'node:http'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import * as ApiConfig from '../../api/src/config.js'
-import * as Api from '../../api/src/server.js'
-import * as SiwxServer from '../../examples/siwx-server/src/server.js'
-import * as SecureServer from '../../secure-site/server/src/main.js'
-import * as SecureSecrets from '../../secure-site/server/src/secrets.js'
-import * as SecureStorage from '../../secure-site/server/src/storage/Storage.js'
+import * as Api from '@doorway/api/server'
+import * as SiwxServer from '@doorway/examples/siwx-server/server'
+import * as SecureServer from '@doorway/secure-site/server/main'
+import * as SecureSecrets from '@doorway/secure-site/server/secrets'
+import * as SecureStorage from '@doorway/secure-site/server/storage/Storage'
 import * as Anvil from './anvil.js'
+import * as ApiConfig from './apiConfig.js'
 import * as Exchange from './exchange.js'
 import * as MailSink from './mailSink.js'
 import * as Nfts from './nfts.js'
 import * as OnrampSandbox from './onrampSandbox.js'
 import * as Relay from './relay.js'
 import * as TestWalletPage from './testWalletPage.js'
-import { apiStack, buildEnv, chains, ports, urls } from './stack.js'
+import { buildEnv, chains, ports, urls } from './stack.js'
 import { serve } from './static.js'
 import * as Tokens from './tokens.js'
 
@@ -28,7 +28,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
 const at = (path: string) => join(root, path)
 
 // The embedded wallet's dev secrets (gitignored): KEK_A, the OTP pepper, the ticket and vault keys. The
-// secure-site build pins the vault's public key; the browser never fetches it (notes §4.2).
+// secure-site build pins the vault's public key; the browser never fetches it (docs/embedded-wallet.md §2).
 const secureSecrets = await SecureSecrets.ensureDev(at('.doorway/secure'))
 
 if (!process.argv.includes('--no-build')) {
@@ -76,8 +76,9 @@ const { exchange } = await Exchange.deploy({ chains, tokens }).catch(async (erro
 // The sandbox onramp provider: the buy page the modal opens, delivering from anvil account 6 (it takes
 // its tokens from account 4, so after the exchange's pools). The api reads its options, quotes and orders.
 const onramp = await launch(() => OnrampSandbox.start({ port: ports.onramp, chains, tokens }))
-await launch(() => Api.start(ApiConfig.local({ ...apiStack, tokens, nfts, exchange, onrampUrl: onramp.url })))
-// The WalletConnect relay stand-in (notes/local-infra.md): same protocol as the hosted one.
+// The api gets its whole configuration from here (apiConfig.ts): it reads nothing of devnet's itself.
+await launch(() => Api.start(ApiConfig.fromDeployed({ tokens, nfts, exchange, onrampUrl: onramp.url })))
+// The WalletConnect relay stand-in (docs/local-infra.md): same protocol as the hosted one.
 await launch(() => Relay.start({ port: ports.relay }))
 // The mail sink: SMTP in, and a read API for the login codes the embedded wallet mails.
 const mail = await launch(() => MailSink.start({ smtpPort: ports.smtp, httpPort: ports.mail }))

@@ -43,7 +43,7 @@ describe('deploy', () => {
     expect(first).toEqual({ tokens: { 'eip155:31337': expected, 'eip155:31338': expected } })
   })
 
-  test('behavior: writes the manifest in the shape api/src/config.ts reads', () => {
+  test('behavior: writes the manifest in the shape apiConfig.ts reads', () => {
     expect(read(manifest)).toEqual(first)
   })
 

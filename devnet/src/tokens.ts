@@ -1,7 +1,7 @@
 /**
  * The devnet's ERC-20 tokens: DUSD (6 decimals), DWT (18 decimals) and the tether-style DUSDT (6
  * decimals; its `transfer` returns nothing, as USDT's does) on every anvil chain, minted to the first
- * five test accounts, and the manifest the api reads them from (api/src/config.ts).
+ * five test accounts, and the manifest the api's configuration takes them from (apiConfig.ts).
  * `import * as Tokens from './tokens.js'` → `await Tokens.deploy({ chains })`.
  */
 import { createHash, randomUUID } from 'node:crypto'
@@ -54,7 +54,7 @@ const contracts: readonly Contract[] = [...new Set(definitions.map((definition) 
 export type Token = { address: Address; name: string; symbol: string; decimals: number }
 
 /**
- * What api/src/config.ts reads from DOORWAY_DEVNET_MANIFEST: the tokens of each CAIP-2 network, and
+ * What apiConfig.ts reads from DOORWAY_DEVNET_MANIFEST for the api: the tokens of each CAIP-2 network, and
  * its NFT collections and exchange once nfts.ts and exchange.ts have deployed them.
  */
 export type Manifest = {
@@ -63,7 +63,7 @@ export type Manifest = {
   exchange?: Partial<Record<ChainId, Exchange.Exchange>>
 }
 
-// Relative env paths resolve against the working directory, as api/src/config.ts reads them.
+// Relative env paths resolve against the working directory, as the api's configuration paths do.
 export const manifestPath = process.env.DOORWAY_DEVNET_MANIFEST ?? join(root, '.doorway/devnet.json')
 export const artifactPath = join(root, '.doorway/contracts.json')
 const contractsDir = join(root, 'devnet/contracts')

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
-import { chains } from '../../devnet/src/stack.js'
+import { chains } from '@doorway/devnet/stack'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 

@@ -3,7 +3,7 @@ import * as Errors from './Errors.js'
 
 export type Known = Readonly<Record<number, string>>
 
-/** DESIGN.md §3: the two local anvil chains. */
+/** docs/architecture.md §3: the two local anvil chains. */
 export const defaults: Known = { 31337: 'http://127.0.0.1:8545', 31338: 'http://127.0.0.1:8546' }
 
 const chainKey = 'doorway-dev-wallet:chain'

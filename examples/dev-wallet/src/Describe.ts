@@ -1,10 +1,12 @@
 /** The plain text a person reads in the approval prompt, one line per request. */
 import { formatEther, hexToBigInt, hexToString, isHex, size } from 'viem'
+import * as Params from './Params.js'
+import * as Transaction from './Transaction.js'
 
 export type Request = { method: string; params?: unknown }
 
 export function describe(request: Request, origin: string): string {
-  const params = (Array.isArray(request.params) ? request.params : []) as any[]
+  const params: unknown[] = Array.isArray(request.params) ? request.params : []
   switch (request.method) {
     case 'eth_requestAccounts':
     case 'wallet_requestPermissions':
@@ -14,12 +16,9 @@ export function describe(request: Request, origin: string): string {
     case 'eth_signTypedData_v4':
       return typedData(params[1])
     case 'eth_sendTransaction':
-      return transaction(params[0] ?? {})
-    case 'wallet_addEthereumChain': {
-      const { chainId, chainName, rpcUrls } = params[0] ?? {}
-      const name = chainName ? ` (${chainName})` : ''
-      return `Add network ${Number(chainId)}${name} at ${rpcUrls?.[0]}`
-    }
+      return transaction(Transaction.readParams(params[0]))
+    case 'wallet_addEthereumChain':
+      return addChain(params[0])
     default:
       return `${request.method} ${JSON.stringify(request.params ?? [])}`
   }
@@ -30,6 +29,7 @@ function readable(message: unknown): string {
   if (typeof message !== 'string' || !isHex(message)) return String(message)
   try {
     const text = hexToString(message)
+    // eslint-disable-next-line no-control-regex -- control characters (and U+FFFD, a byte that is no UTF-8) are what marks bytes that are not text
     return /[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text) ? message : text
   } catch {
     return message
@@ -42,8 +42,14 @@ function typedData(raw: unknown): string {
   return `Sign typed data: ${data?.primaryType}${from} ${JSON.stringify((data as { message?: unknown })?.message)}`
 }
 
-function transaction(tx: { to?: string; value?: `0x${string}`; data?: `0x${string}` }): string {
+function transaction(tx: Transaction.Params): string {
   const eth = `${formatEther(tx.value ? hexToBigInt(tx.value) : 0n)} ETH`
   const data = tx.data && tx.data !== '0x' ? ` with ${size(tx.data)} bytes of data` : ''
   return tx.to ? `Send ${eth} to ${tx.to}${data}` : `Deploy a contract${data}, sending ${eth}`
+}
+
+function addChain(param: unknown): string {
+  const chainName = Params.at(param, 'chainName')
+  const name = chainName ? ` (${chainName})` : ''
+  return `Add network ${Number(Params.at(param, 'chainId'))}${name} at ${Params.at(Params.at(param, 'rpcUrls'), 0)}`
 }

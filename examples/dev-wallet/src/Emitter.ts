@@ -1,5 +1,5 @@
 /** The EIP-1193 event surface (`on`, `removeListener`) without pulling in Node's EventEmitter. */
-export type Listener = (...args: any[]) => void
+export type Listener = (...args: unknown[]) => void
 
 export function create() {
   const listeners = new Map<string, Set<Listener>>()

@@ -5,6 +5,14 @@ import * as Rpc from './Rpc.js'
 export type Params = { from?: Hex; to?: Hex; value?: Hex; data?: Hex; input?: Hex; gas?: Hex; nonce?: Hex }
   & { maxFeePerGas?: Hex; maxPriorityFeePerGas?: Hex }
 
+/**
+ * The dapp's eth_sendTransaction object, or none when it sent something else. Its fields are taken as
+ * given, as an extension forwards them: the node and viem's hex parsing refuse the malformed ones.
+ */
+export function readParams(value: unknown): Params {
+  return value !== null && typeof value === 'object' ? (value as Params) : {}
+}
+
 export async function prepare(rpcUrl: string, chainId: number, tx: Params): Promise<TransactionSerializable> {
   const call = <T>(method: string, params: unknown[] = []) => Rpc.request<T>(rpcUrl, method, params)
   const data = tx.data ?? tx.input

@@ -1,6 +1,6 @@
 import { numberToHex, parseEther, toHex, verifyMessage, verifyTypedData, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import * as Anvil from '../../../devnet/src/anvil.js'
+import * as Anvil from '@doorway/devnet/anvil'
 import * as Wallet from './Wallet.js'
 
 // Ports apart from the running stack's (8545/8546) and from devnet's anvil tests (18545…).

@@ -1,17 +1,17 @@
 /**
- * The sign-in server on its own: `npx tsx examples/siwx-server/src/main.ts [port]` (or SIWX_PORT; 8799 by
+ * The sign-in server on its own: `npx tsx --conditions=source examples/siwx-server/src/main.ts [port]` (or SIWX_PORT; 8799 by
  * default), on 127.0.0.1. The messages it accepts name SIWX_DOMAIN (default `localhost:<port>`), and it
  * verifies signatures on the local anvil chains of `npm start` (devnet/src/stack.ts). In the local stack
  * the demo origin serves the same routes itself (devnet/src/start.ts), so the page and the cookie share
  * one origin.
  */
 import { createServer } from 'node:http'
-import { chains } from '../../../devnet/src/stack.js'
+import { chains } from '@doorway/devnet/stack'
 import { createSiwxServer, prefix } from './server.js'
 
 const port = Number(process.argv[2] ?? process.env.SIWX_PORT ?? 8799)
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-  console.error('usage: tsx examples/siwx-server/src/main.ts [port]')
+  console.error('usage: tsx --conditions=source examples/siwx-server/src/main.ts [port]')
   process.exit(2)
 }
 const domain = process.env.SIWX_DOMAIN ?? `localhost:${port}`

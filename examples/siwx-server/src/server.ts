@@ -13,10 +13,11 @@
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ChainId } from '@doorway/shared/Caip'
-import * as HttpServer from '../../../devnet/src/httpServer.js'
-// A dapp imports these from '@doorway/sdk/siwx'; the repo's own servers run the sources, unbuilt.
-import { eip155Verifier, parseMessage, SiwxError, verifySession } from '../../../sdk/src/siwx/index.js'
-import type { SiwxData, SiwxSession } from '../../../sdk/src/types.js'
+import * as HttpServer from '@doorway/devnet/httpServer'
+// What a dapp's server imports from '@doorway/sdk/siwx'. In the repo it resolves to the sources through the
+// `source` export condition (tsx --conditions=source, vitest.config.ts): npm start imports it before any build.
+import { eip155Verifier, parseMessage, SiwxError, verifySession } from '@doorway/sdk/siwx'
+import type { SiwxData, SiwxSession } from '@doorway/sdk'
 
 export const prefix = '/siwx/api/'
 const nonceTtlMs = 10 * 60_000
@@ -29,6 +30,20 @@ const maxSessions = 10_000
 
 /** A Node request handler: true when the request was its to answer (it then answers it). */
 export type Handler = (req: IncomingMessage, res: ServerResponse) => boolean
+
+/** Keeps `value` under `key`, dropping the oldest entries beyond `max`. */
+function keep<T>(map: Map<string, T>, key: string, value: T, max: number) {
+  map.set(key, value)
+  for (const oldest of map.keys()) {
+    if (map.size <= max) break
+    map.delete(oldest)
+  }
+}
+
+function sessionCookie(name: string, secure: boolean, value: string, maxAgeMs: number) {
+  const attributes = [`${name}=${value}`, 'HttpOnly', 'SameSite=Strict', 'Path=/', `Max-Age=${Math.max(0, Math.floor(maxAgeMs / 1000))}`]
+  return (secure ? [...attributes, 'Secure'] : attributes).join('; ')
+}
 
 export function createSiwxServer(options: createSiwxServer.Options): Handler {
   const { domain, rpcUrls, now = Date.now, secureCookies = false } = options
@@ -44,18 +59,7 @@ export function createSiwxServer(options: createSiwxServer.Options): Handler {
     for (const [id, kept] of sessions) if (kept.expiresAt <= time) sessions.delete(id)
   }
 
-  function keep<T>(map: Map<string, T>, key: string, value: T, max: number) {
-    map.set(key, value)
-    for (const oldest of map.keys()) {
-      if (map.size <= max) break
-      map.delete(oldest)
-    }
-  }
-
-  function cookie(value: string, maxAgeMs: number) {
-    const attributes = [`${cookieName}=${value}`, 'HttpOnly', 'SameSite=Strict', 'Path=/', `Max-Age=${Math.max(0, Math.floor(maxAgeMs / 1000))}`]
-    return (secureCookies ? [...attributes, 'Secure'] : attributes).join('; ')
-  }
+  const cookie = (value: string, maxAgeMs: number) => sessionCookie(cookieName, secureCookies, value, maxAgeMs)
 
   function sessionOf(req: IncomingMessage) {
     const id = readCookie(req.headers.cookie, cookieName)
