@@ -37,5 +37,7 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
+  // Playwright reads a hook's fixtures from its first parameter, which must be a destructuring pattern.
+  { files: ['e2e/**'], rules: { 'no-empty-pattern': 'off' } },
   { files: ['**/*.js', '**/*.cjs', '**/*.mjs'], extends: [tseslint.configs.disableTypeChecked] },
 )

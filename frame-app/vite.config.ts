@@ -15,7 +15,7 @@ export const local = process.env.DOORWAY_LOCAL_BUILD === '1'
 export default defineConfig({
   plugins: [react(), ...(local ? [walletConnectOffline()] : [])],
   // The SDK's default store touches localStorage at load, which throws in a storage-blocked frame.
-  resolve: { alias: { '@walletconnect/keyvaluestorage': fileURLToPath(new URL('src/connectors/keyValueStorageShim.ts', import.meta.url)) } },
+  resolve: { alias: { '@walletconnect/keyvaluestorage': fileURLToPath(new URL('src/features/walletConnect/keyValueStorageShim.ts', import.meta.url)) } },
   define: {
     __DOORWAY_SECURE_URL__: JSON.stringify(secureUrl),
     __DOORWAY_API_URL__: JSON.stringify(apiUrl),

@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { transform } from 'esbuild'
 
-// DESIGN.md §9a: SDK ≤ 7 KB gzip (was 6), for sign-in callbacks, open() arguments and a clean destroy()
+// docs/architecture.md §9a: SDK ≤ 7 KB gzip (was 6), for sign-in callbacks, open() arguments and a clean destroy()
 export const budget = 7168
 
 export type Figure = { name: string; file: string; gzip: number }

@@ -50,7 +50,7 @@ or point CHROMIUM_PATH at an existing Chromium binary.`)
   process.exit(1)
 }
 
-/** The storage tests run a throwaway server from /usr/lib/postgresql/<version>/bin (api/src/storage/testPostgres.ts). */
+/** The storage tests run a throwaway server from /usr/lib/postgresql/<version>/bin (storage/src/TestPostgres.ts). */
 function ensurePostgres() {
   if (process.env.DOORWAY_TEST_POSTGRES_URL || hasInitdb()) return
   aptInstall('postgresql')

@@ -1,10 +1,10 @@
 import { createStore, Provider, useAtomValue } from 'jotai'
-import { Modal } from './components/Modal.js'
-import { SecureFrame } from './secure/SecureFrame.js'
-import { embeddedId } from './connectors/Connector.js'
-import { featuresAtom } from './state/config.js'
-import { storedConnectorId } from './state/connection.js'
-import { intentAtom } from './state/modal.js'
+import { Modal } from './Modal.js'
+import { SecureFrame } from './features/embedded/SecureFrame.js'
+import { embeddedId } from './core/connectors/Connector.js'
+import { featuresAtom } from './core/config.js'
+import { storedConnectorId } from './core/connection.js'
+import { intentAtom } from './core/modal.js'
 
 export function App({ store }: { store: ReturnType<typeof createStore> }) {
   return (
@@ -18,7 +18,7 @@ export function App({ store }: { store: ReturnType<typeof createStore> }) {
 /**
  * The embedded wallet's frame loads only when email or social login is on, and only once the person
  * opened the modal or a stored email-wallet session is to be restored: a visitor who never opens the
- * modal never fetches it (issue 14, DESIGN.md §9a privacy before intent).
+ * modal never fetches it (issue 14, docs/architecture.md §9a privacy before intent).
  */
 function Secure() {
   const features = useAtomValue(featuresAtom)

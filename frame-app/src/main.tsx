@@ -5,6 +5,7 @@ import { createStore } from 'jotai'
 import { createRoot } from 'react-dom/client'
 import { App } from './App.js'
 import { connect } from './host/connect.js'
+import { wire } from './wire.js'
 import './styles.css'
 
 const log = Logger.create({ scope: 'frame' })
@@ -14,8 +15,9 @@ const parentOrigin = window.parent !== window ? Channel.parentOrigin() : undefin
 if (!parentOrigin) {
   root.textContent = ui.frame.standalone
 } else {
-  // One store per modal instance (DESIGN.md §5); this document is one instance.
+  // One store per modal instance (docs/architecture.md §5); this document is one instance.
   const store = createStore()
+  wire(store)
   createRoot(root).render(<App store={store} />)
   connect({ store, log, parentOrigin }).catch((error) => log.error(error))
 }

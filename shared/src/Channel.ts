@@ -1,5 +1,5 @@
 /**
- * The hardened channel of DESIGN.md §4.
+ * The hardened channel of docs/architecture.md §4.
  *
  * Handshake: the child posts `ready` to its parent's exact origin; the parent accepts it only from
  * that origin *and* that iframe's window, then transfers one MessagePort. Everything else runs on the

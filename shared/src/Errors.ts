@@ -132,7 +132,7 @@ export function timedOut(): DoorwayError {
   return new DoorwayError(Texts.requestTimedOut)
 }
 
-/** A request naming a wallet uuid the host never announced (DESIGN.md §4). */
+/** A request naming a wallet uuid the host never announced (docs/architecture.md §4). */
 export function unknownWallet(): ProviderRpcError {
   return provider(codes.unauthorized, Texts.unknownWallet)
 }

@@ -1,6 +1,6 @@
 /**
  * The one schema of every message between the host SDK, the frame-app and the secure-site
- * (DESIGN.md §4). Each side exposes a flat API; each method has a params and a result schema,
+ * (docs/architecture.md §4). Each side exposes a flat API; each method has a params and a result schema,
  * checked on receipt by Channel.
  */
 import * as Caip from './Caip.js'
@@ -26,7 +26,7 @@ export const views = [
   'ConnectingFarcaster',
   // The embedded wallet's code step (issue 9), after the email is submitted on Connect.
   'EmailVerifyOtp',
-  // The embedded wallet's key export, shown by the secure-site over this view (notes §4.8).
+  // The embedded wallet's key export, shown by the secure-site over this view (docs/embedded-wallet.md §8).
   'ExportWallet',
   'UnsupportedChain',
   'RegisterAccountName',
@@ -320,14 +320,14 @@ export const hostParams = {
   event: frameEvent,
   /** Run a request on a host wallet the host announced (by uuid); others are refused. */
   walletRequest: S.object({ uuid: S.string({ max: 64 }), request: rpcRequest }),
-  /** Call one of the dapp's sign-in functions; the frame checks each answer by function (state/siwx.ts). */
+  /** Call one of the dapp's sign-in functions; the frame checks each answer by function (frame-app/src/features/siwx/siwx.ts). */
   siwx: S.object({ fn: /* @__PURE__ */ S.oneOf(siwxFunctions), args: S.array(S.unknown, 2) }),
 }
 export const hostResults = { event: nothing, walletRequest: S.unknown, siwx: S.unknown } satisfies Record<keyof typeof hostParams, unknown>
 export type HostApi = { params: typeof hostParams; results: typeof hostResults }
 
 /**
- * The embedded wallet (DESIGN.md §6, notes/embedded-wallet.md §4.6). The frame-app names each long
+ * The embedded wallet (docs/architecture.md §6, docs/embedded-wallet.md §6). The frame-app names each long
  * operation with a random 128-bit `op` so it can `abort` it (a 30 s timeout or the modal closing): the
  * secure-site then aborts its fetch and forgets the operation, and a late answer changes nothing.
  * Only addresses, emails and signatures cross; never a key, seed or share.
@@ -337,7 +337,7 @@ const evmAddress = S.string({ pattern: /^0x[0-9a-fA-F]{40}$/ })
 const hexData = S.string({ max: 262_144, pattern: /^0x[0-9a-fA-F]*$/ })
 export const embeddedAccount = S.object({ email: S.string({ min: 3, max: 254 }), address: evmAddress })
 export type EmbeddedAccount = S.Infer<typeof embeddedAccount>
-/** spec §4 unsafe methods we sign in this version (notes §4.6 lists the rest of AppKit's 11). */
+/** spec §4 unsafe methods we sign in this version (docs/embedded-wallet.md §6 lists the rest of AppKit's 11). */
 export const embeddedUnsafeMethods = ['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction'] as const
 /** The host page's origin as the frame pinned it at the handshake; the secure-site shows it as reported. */
 const hostOrigin = S.string({ min: 1, max: 200, pattern: /^https?:\/\/[^/?#\s]+$/ })
@@ -353,7 +353,7 @@ export const secureParams = {
   connectOtp: S.object({ op, code: S.string({ min: 1, max: 16 }) }),
   abort: S.object({ op }),
   /**
-   * An unsafe request, approved or rejected by the person inside the secure-site (notes §4.7). For
+   * An unsafe request, approved or rejected by the person inside the secure-site (docs/embedded-wallet.md §7). For
    * eth_sendTransaction the frame has filled nonce, gas and fees, and gets back the signed raw
    * transaction to broadcast; the secure-site has no chain access.
    */
@@ -366,7 +366,7 @@ export const secureParams = {
   }),
   signOut: S.object({}),
   /**
-   * Key export (notes §4.8): the secure-site asks for a fresh code and shows the key in its own DOM.
+   * Key export (docs/embedded-wallet.md §8): the secure-site asks for a fresh code and shows the key in its own DOM.
    * The frame learns only that it is done.
    */
   exportKey: S.object({ op, host: hostOrigin }),

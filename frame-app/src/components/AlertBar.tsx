@@ -1,6 +1,6 @@
 import { ui } from '@doorway/shared/Texts'
 import { useAtomValue, useSetAtom } from 'jotai'
-import { alertAtom, dismissAlertAtom } from '../state/alerts.js'
+import { alertAtom, dismissAlertAtom } from '../core/alerts.js'
 import { IconButton } from './IconButton.js'
 
 export function AlertBar() {

@@ -2,7 +2,7 @@ import { format } from '@doorway/shared/Texts'
 import { tokensText } from '@doorway/shared/texts/tokens'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
-import { loadTokensAtom, retryAt, tokensAtom } from '../state/tokens.js'
+import { loadTokensAtom, retryAt, tokensAtom } from '../features/balances/tokens.js'
 
 /** Balances could not be loaded: a retry, allowed only 30 s after the last failure (spec §5, §9). */
 export function BalancesUnavailable() {

@@ -1,8 +1,8 @@
 import { ui } from '@doorway/shared/Texts'
 import { useAtomValue, useSetAtom } from 'jotai'
-import { closeModalAtom, goBackAtom } from '../state/modal.js'
-import { canGoBackAtom, routeAtom } from '../state/router.js'
-import { closeLockedAtom } from '../state/siwx.js'
+import { closeModalAtom, goBackAtom } from '../core/modal.js'
+import { canGoBackAtom, routeAtom } from '../core/router.js'
+import { closeLockedAtom } from '../features/siwx/siwx.js'
 import { IconButton } from './IconButton.js'
 
 export function Header({ titleId }: { titleId: string }) {

@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai'
-import { toastAtom } from '../state/toasts.js'
+import { toastAtom } from '../core/toasts.js'
 import { Icon } from './Icon.js'
 
 const icons = { success: 'check', info: 'info', error: 'alert' } as const

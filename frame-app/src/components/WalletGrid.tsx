@@ -4,7 +4,7 @@
  */
 import { allWalletsText } from '@doorway/shared/texts/allWallets'
 import { useState } from 'react'
-import type { Wallet } from '../state/catalogue.js'
+import type { Wallet } from '../features/catalogue/catalogue.js'
 import { WalletIcon } from './WalletIcon.js'
 
 const columns = 4

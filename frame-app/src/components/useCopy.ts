@@ -1,6 +1,6 @@
 import { useSetAtom } from 'jotai'
 import { useCallback } from 'react'
-import { showToastAtom } from '../state/toasts.js'
+import { showToastAtom } from '../core/toasts.js'
 
 /** Copies text to the clipboard and says how it went in a toast. */
 export function useCopy() {

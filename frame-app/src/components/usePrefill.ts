@@ -3,9 +3,9 @@ import { format } from '@doorway/shared/Texts'
 import { unsupportedText } from '@doorway/shared/texts/unsupported'
 import { useAtomValue, useStore } from 'jotai'
 import { useEffect, useState } from 'react'
-import { configAtom } from '../state/config.js'
-import { type Account, accountAtom } from '../state/connection.js'
-import { switchNetworkAtom } from '../state/network.js'
+import { configAtom } from '../core/config.js'
+import { type Account, accountAtom } from '../core/connection.js'
+import { switchNetworkAtom } from '../core/network.js'
 
 export type PrefillState = { state: 'idle' | 'done' } | { state: 'working'; switching?: string } | { state: 'failed'; message: string }
 

@@ -37,7 +37,7 @@ const hexChain = /^0x[0-9a-f]{1,13}$/
 
 /** The request's params, or an invalid-params error (EIP-1474 -32602) saying what is wrong. */
 export function parse(params: unknown): Request {
-  const [request] = Array.isArray(params) && params.length === 1 ? params : []
+  const [request] = (Array.isArray(params) && params.length === 1 ? params : []) as unknown[]
   if (!request || typeof request !== 'object') throw invalid('expected [{ account, chainFilter?, assetTypeFilter?, assetFilter? }]')
   const { account, chainFilter, assetTypeFilter, assetFilter } = request as Record<string, unknown>
   if (typeof account !== 'string' || !isAddress(account, { strict: false })) throw invalid('`account` must be an address')

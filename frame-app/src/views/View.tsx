@@ -7,7 +7,7 @@ import { ui } from '@doorway/shared/Texts'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { type ComponentType, lazy } from 'react'
 import { Placeholder } from '../components/Placeholder.js'
-import type { Route, RouteOf } from '../state/routes.js'
+import type { Route, RouteOf } from '../core/routes.js'
 import { Connect, loadEmailLogin } from './Connect/Connect.js'
 
 type Definition<V extends Route['view']> = {
@@ -36,7 +36,7 @@ const loadConnectingExternal = () => import('./ConnectingExternal/ConnectingExte
 export function preloadAfterIntent(config: Protocol.Config) {
   void loadConnectingExternal()
   void loadAccount()
-  if (config.siwx) void loadSignInView().then(() => import('../state/siwxFlow.js'))
+  if (config.siwx) void loadSignInView().then(() => import('../features/siwx/siwxFlow.js'))
 }
 const loadWalletConnectViews = () => import('./ConnectingWalletConnect/ConnectingWalletConnect.js')
 // The Send flow's steps are one chunk (viem's encoder among them).
@@ -61,7 +61,8 @@ export const views: { [V in Route['view']]: Definition<V> } = {
   Account: { component: Account },
   Networks: { component: () => <Networks /> },
   AllWallets: { component: AllWallets },
-  // WalletConnect views are one lazy chunk (the QR encoder); the provider is another (state/walletConnect.ts).
+  // WalletConnect views are one lazy chunk (the QR encoder); the provider is another
+  // (features/walletConnect/walletConnect.ts).
   ConnectingWalletConnectBasic: { component: lazy(() => loadWalletConnectViews().then((m) => ({ default: m.ConnectingWalletConnectBasic }))) },
   ConnectingWalletConnect: { component: lazy(loadWalletConnectViews) },
   ConnectingExternal: { component: ConnectingExternal },

@@ -1,4 +1,4 @@
-// Rendered by the secure-site itself, in its own frame (notes/embedded-wallet.md §4.7).
+// Rendered by the secure-site itself, in its own frame (docs/embedded-wallet.md §7).
 // A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
 export const approveText = {

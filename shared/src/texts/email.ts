@@ -21,7 +21,7 @@ export const emailText = {
   timedOut: 'The secure wallet did not answer in 30 seconds. Check your connection and try again.',
   unavailable: 'The secure wallet could not be reached. Try again in a moment.',
   retry: 'Try again',
-  // the server's refusals (notes/embedded-wallet.md §4.4), one message each
+  // the server's refusals (docs/embedded-wallet.md §4), one message each
   wrong: 'That code is not right. {n} attempts left.',
   wrongLast: 'That code is not right. This was the last attempt: request a new code.',
   expired: 'This code has expired. Request a new code.',

@@ -1,4 +1,4 @@
-// Key export, rendered by the secure-site itself (notes/embedded-wallet.md §4.8).
+// Key export, rendered by the secure-site itself (docs/embedded-wallet.md §8).
 // A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
 export const exportKeyText = {

@@ -1,16 +1,16 @@
 /**
- * The frame's WalletConnect storage (frame-app/src/connectors/walletConnectStorage.ts) under the real
+ * The frame's WalletConnect storage (frame-app/src/features/walletConnect/walletConnectStorage.ts) under the real
  * UniversalProvider, the test wallet and the devnet relay, persisting into partitioned cookies as the
  * cross-site frame must: a session survives a reload on the few keys it keeps, in a few KB that do not
  * grow with use.
  */
 import { type Hex, toHex, verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import * as WalletConnectStorage from '../../frame-app/src/connectors/walletConnectStorage.js'
-import { cookieBackend } from '../../frame-app/src/state/storage.js'
-import * as TestWallet from './testWallet.js'
-import { cookieJar as jar } from '../../frame-app/src/state/cookieJar.testing.js'
-import * as TestDapp from './testDapp.js'
+import * as WalletConnectStorage from './walletConnectStorage.js'
+import { cookieBackend } from '../../core/storage.js'
+import * as TestWallet from '@doorway/devnet/testWallet'
+import { cookieJar as jar } from '../../core/cookieJar.testing.js'
+import * as TestDapp from '@doorway/devnet/testDapp'
 
 // Ports apart from the running stack's, anvil.test.ts's and walletconnect.test.ts's.
 const chains = [

@@ -4,9 +4,9 @@ import { activityText } from '@doorway/shared/texts/activity'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useId, useMemo, useState } from 'react'
 import type { Transaction } from '../../api/client.js'
-import { fetchHistoryAtom, hasPendingAtom, historyAtom, historyFailedAtom, monthGroups, pollPendingAtom, type MonthGroup } from '../../state/activity.js'
-import { accountAtom } from '../../state/connection.js'
-import { activeNetworkAtom } from '../../state/network.js'
+import { fetchHistoryAtom, hasPendingAtom, historyAtom, historyFailedAtom, monthGroups, pollPendingAtom, type MonthGroup } from '../../features/activity/activity.js'
+import { accountAtom } from '../../core/connection.js'
+import { activeNetworkAtom } from '../../core/network.js'
 import { explorerHref } from '../../components/TransactionHash.js'
 import * as Rows from './activityRows.js'
 import { LoadMore } from './LoadMore.js'
@@ -27,7 +27,7 @@ export default function Activity() {
     void fetch('next').finally(() => setLoadingMore(false))
   }
 
-  // Another account or chain is a fresh state (state/activity.ts): its first page is fetched.
+  // Another account or chain is a fresh state (features/activity/activity.ts): its first page is fetched.
   useEffect(() => void fetch('first'), [account?.address, account?.chainId, fetch])
   // A failed refresh stops the polling; Retry, once it succeeds, starts it again.
   useEffect(() => (hasPending && !failed ? poll() : undefined), [hasPending, failed, account?.address, account?.chainId, poll])

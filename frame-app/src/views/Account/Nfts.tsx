@@ -6,8 +6,8 @@ import { nftsText } from '@doorway/shared/texts/nfts'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
 import type { Nft } from '../../api/client.js'
-import { accountAtom } from '../../state/connection.js'
-import { fetchNftsAtom, nftsAtom } from '../../state/nfts.js'
+import { accountAtom } from '../../core/connection.js'
+import { fetchNftsAtom, nftsAtom } from '../../features/nfts/nfts.js'
 import { LoadMore } from './LoadMore.js'
 
 /** The NFTs tab: what the account holds on its chain, spam hidden, a page at a time. */

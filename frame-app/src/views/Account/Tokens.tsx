@@ -6,8 +6,8 @@ import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect } from 'react'
 import { BalancesUnavailable } from '../../components/BalancesUnavailable.js'
 import { TokenRow } from '../../components/TokenRow.js'
-import { accountAtom } from '../../state/connection.js'
-import { loadTokensAtom, tokensAtom } from '../../state/tokens.js'
+import { accountAtom } from '../../core/connection.js'
+import { loadTokensAtom, tokensAtom } from '../../features/balances/tokens.js'
 
 /** The Tokens tab: balances from the api, quantities with 3 decimals and values with 2 (spec §9). */
 export function Tokens() {

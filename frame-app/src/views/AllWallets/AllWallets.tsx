@@ -4,7 +4,7 @@ import { allWalletsText } from '@doorway/shared/texts/allWallets'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
 import { WalletGrid } from '../../components/WalletGrid.js'
-import { allWalletsAtom, customWalletsAtom, loadMoreAtom, searchAtom } from '../../state/allWallets.js'
+import { allWalletsAtom, customWalletsAtom, loadMoreAtom, searchAtom } from '../../features/catalogue/allWallets.js'
 import { useChooseWallet } from '../Connect/useChooseWallet.js'
 
 /** Every wallet of the catalogue: pages of 40 as you scroll, a search of up to 100 (spec §9). */

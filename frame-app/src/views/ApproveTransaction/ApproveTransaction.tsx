@@ -1,14 +1,14 @@
 /**
- * ApproveTransaction (spec §2, §4; notes/embedded-wallet.md §4.7): the frame only makes room and shows
+ * ApproveTransaction (spec §2, §4; docs/embedded-wallet.md §7): the frame only makes room and shows
  * the secure-site's iframe over it. What is asked, and the decision, are the secure-site's own. When
  * this view goes away (back, close, another view) the pending request is rejected with 4001.
  */
 import { embeddedText } from '@doorway/shared/texts/embedded'
 import { useSetAtom } from 'jotai'
 import { useCallback } from 'react'
-import { useSecureSlot } from '../../secure/useSecureSlot.js'
-import { cancelApprovalAtom } from '../../state/embedded.js'
-import type { RouteOf } from '../../state/routes.js'
+import { useSecureSlot } from '../../features/embedded/useSecureSlot.js'
+import { cancelApprovalAtom } from '../../features/embedded/embedded.js'
+import type { RouteOf } from '../../core/routes.js'
 
 export default function ApproveTransaction({ route }: { route: RouteOf<'ApproveTransaction'> }) {
   const cancel = useSetAtom(cancelApprovalAtom)

@@ -2,7 +2,7 @@ import { ui } from '@doorway/shared/Texts'
 import { useAtomValue } from 'jotai'
 import { loadable } from 'jotai/utils'
 import { WalletIcon } from '../../components/WalletIcon.js'
-import { connectListsAtom, recentCatalogueWalletsAtom, type Wallet } from '../../state/catalogue.js'
+import { connectListsAtom, recentCatalogueWalletsAtom, type Wallet } from '../../features/catalogue/catalogue.js'
 import { useChooseWallet } from './useChooseWallet.js'
 
 const listsAtom = loadable(connectListsAtom)

@@ -4,8 +4,8 @@ import { format, ui } from '@doorway/shared/Texts'
 import { emailText } from '@doorway/shared/texts/email'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { type ClipboardEvent, type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
-import { loginAtom, otherEmailAtom, resendCodeAtom, submitCodeAtom, submitEmailAtom } from '../../state/emailLogin.js'
-import { secureStatusAtom } from '../../state/secure.js'
+import { loginAtom, otherEmailAtom, resendCodeAtom, submitCodeAtom, submitEmailAtom } from '../../features/embedded/emailLogin.js'
+import { secureStatusAtom } from '../../features/embedded/secure.js'
 
 export default function EmailLogin() {
   const login = useAtomValue(loginAtom)
@@ -63,8 +63,6 @@ export function EmailVerifyOtp() {
   const submit = useSetAtom(submitCodeAtom)
   const resend = useSetAtom(resendCodeAtom)
   const otherEmail = useSetAtom(otherEmailAtom)
-  const [code, setCode] = useState<string[]>(() => Array(digits).fill(''))
-  const inputs = useRef<(HTMLInputElement | null)[]>([])
   const now = useNow(login.resendAt)
   const groupId = useId()
   const verifying = login.busy === 'verifying'
@@ -74,42 +72,7 @@ export function EmailVerifyOtp() {
     sent.current = value
     void submit(value)
   }
-
-  useEffect(() => inputs.current[0]?.focus(), [])
-  // A refused code is cleared so the next one can be typed from the first digit.
-  useEffect(() => {
-    if (!login.error) return
-    setCode(Array(digits).fill(''))
-    inputs.current[0]?.focus()
-  }, [login.error])
-
-  const fill = (at: number, typed: string) => {
-    const next = [...code]
-    const chars = typed.replace(/\D/g, '').slice(0, digits - at).split('')
-    if (chars.length === 0) {
-      next[at] = ''
-      return setCode(next)
-    }
-    chars.forEach((c, i) => (next[at + i] = c))
-    setCode(next)
-    const value = next.join('')
-    if (value.length === digits && /^\d{6}$/.test(value)) return send(value)
-    inputs.current[Math.min(at + chars.length, digits - 1)]?.focus()
-  }
-  const onKeyDown = (at: number) => (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Backspace' && !code[at] && at > 0) {
-      event.preventDefault()
-      const next = [...code]
-      next[at - 1] = ''
-      setCode(next)
-      inputs.current[at - 1]?.focus()
-    } else if (event.key === 'ArrowLeft' && at > 0) inputs.current[at - 1]?.focus()
-    else if (event.key === 'ArrowRight' && at < digits - 1) inputs.current[at + 1]?.focus()
-  }
-  const onPaste = (at: number) => (event: ClipboardEvent<HTMLInputElement>) => {
-    event.preventDefault()
-    fill(at, event.clipboardData.getData('text'))
-  }
+  const { code, inputs, fill, onKeyDown, onPaste } = useDigits(login.error, send)
   const wait = Math.max(0, Math.ceil((login.resendAt - now) / 1000))
 
   return (
@@ -161,6 +124,51 @@ export function EmailVerifyOtp() {
       </button>
     </div>
   )
+}
+
+/**
+ * The six digit fields: typing or pasting fills them from the one at hand, Backspace and the arrows
+ * move between them, and a full code goes to `send`. A refused code (`error`) clears them.
+ */
+function useDigits(error: string | null, send: (code: string) => void) {
+  const [code, setCode] = useState<string[]>(() => Array<string>(digits).fill(''))
+  const inputs = useRef<(HTMLInputElement | null)[]>([])
+  useEffect(() => inputs.current[0]?.focus(), [])
+  // A refused code is cleared so the next one can be typed from the first digit.
+  useEffect(() => {
+    if (!error) return
+    setCode(Array<string>(digits).fill(''))
+    inputs.current[0]?.focus()
+  }, [error])
+
+  const fill = (at: number, typed: string) => {
+    const next = [...code]
+    const chars = typed.replace(/\D/g, '').slice(0, digits - at).split('')
+    if (chars.length === 0) {
+      next[at] = ''
+      return setCode(next)
+    }
+    chars.forEach((c, i) => (next[at + i] = c))
+    setCode(next)
+    const value = next.join('')
+    if (value.length === digits && /^\d{6}$/.test(value)) return send(value)
+    inputs.current[Math.min(at + chars.length, digits - 1)]?.focus()
+  }
+  const onKeyDown = (at: number) => (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Backspace' && !code[at] && at > 0) {
+      event.preventDefault()
+      const next = [...code]
+      next[at - 1] = ''
+      setCode(next)
+      inputs.current[at - 1]?.focus()
+    } else if (event.key === 'ArrowLeft' && at > 0) inputs.current[at - 1]?.focus()
+    else if (event.key === 'ArrowRight' && at < digits - 1) inputs.current[at + 1]?.focus()
+  }
+  const onPaste = (at: number) => (event: ClipboardEvent<HTMLInputElement>) => {
+    event.preventDefault()
+    fill(at, event.clipboardData.getData('text'))
+  }
+  return { code, inputs, fill, onKeyDown, onPaste }
 }
 
 /** The clock, ticking each second until `until`. */

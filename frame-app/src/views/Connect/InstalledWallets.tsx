@@ -1,9 +1,9 @@
 import { ui } from '@doorway/shared/Texts'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { WalletIcon } from '../../components/WalletIcon.js'
-import { connectorsAtom } from '../../state/connection.js'
-import { pushAtom } from '../../state/router.js'
-import { recentWalletsAtom } from '../../state/wallets.js'
+import { connectorsAtom } from '../../core/connection.js'
+import { pushAtom } from '../../core/router.js'
+import { recentWalletsAtom } from '../../core/wallets.js'
 
 /** Wallets the host page has, recent ones first (spec §3, at most 2 recent), each opening ConnectingExternal. */
 export function InstalledWallets() {

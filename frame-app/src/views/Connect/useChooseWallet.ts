@@ -1,7 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai'
-import { type Wallet, chosenWalletAtom } from '../../state/catalogue.js'
-import { connectorsAtom } from '../../state/connection.js'
-import { pushAtom } from '../../state/router.js'
+import { type Wallet, chosenWalletAtom } from '../../features/catalogue/catalogue.js'
+import { connectorsAtom } from '../../core/connection.js'
+import { pushAtom } from '../../core/router.js'
 
 /** A wallet the host page has connects as an extension; any other goes to its WalletConnect view. */
 export function useChooseWallet() {

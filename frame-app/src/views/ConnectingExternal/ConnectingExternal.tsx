@@ -7,9 +7,9 @@ import { format, ui } from '@doorway/shared/Texts'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useCallback, useEffect, useState } from 'react'
 import { WalletIcon } from '../../components/WalletIcon.js'
-import { connectAtom, connectorsAtom } from '../../state/connection.js'
-import type { RouteOf } from '../../state/routes.js'
-import { connectedHomeAtom } from '../../state/siwx.js'
+import { connectAtom, connectorsAtom } from '../../core/connection.js'
+import type { RouteOf } from '../../core/routes.js'
+import { connectedHomeAtom } from '../../features/siwx/siwx.js'
 
 type Attempt = { state: 'waiting' } | { state: 'declined' } | { state: 'failed'; message: string }
 

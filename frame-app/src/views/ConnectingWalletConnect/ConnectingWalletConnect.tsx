@@ -10,20 +10,20 @@ import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
 import { Tabs } from '../../components/Tabs.js'
 import { WalletIcon } from '../../components/WalletIcon.js'
-import { type Wallet, chosenWalletAtom } from '../../state/catalogue.js'
-import { mobileAtom } from '../../state/config.js'
-import { notifyAtom } from '../../state/host.js'
-import { pushAtom } from '../../state/router.js'
-import { connectedHomeAtom } from '../../state/siwx.js'
-import type { RouteOf } from '../../state/routes.js'
-import { accountAtom } from '../../state/connection.js'
+import { type Wallet, chosenWalletAtom } from '../../features/catalogue/catalogue.js'
+import { mobileAtom } from '../../core/config.js'
+import { notifyAtom } from '../../core/host.js'
+import { pushAtom } from '../../core/router.js'
+import { connectedHomeAtom } from '../../features/siwx/siwx.js'
+import type { RouteOf } from '../../core/routes.js'
+import { accountAtom } from '../../core/connection.js'
 import {
   type Pairing,
   cancelPairingAtom,
   pairAtom,
   pairingAtom,
   refreshPairingAtom,
-} from '../../state/walletConnectPairing.js'
+} from '../../features/walletConnect/walletConnectPairing.js'
 import * as Links from './links.js'
 import { CatalogueWallets } from '../Connect/CatalogueWallets.js'
 import { QrCode } from '../../components/QrCode.js'
@@ -152,7 +152,7 @@ function Panel({ platform, wallet, name, pairing }: { platform: Links.Platform; 
 }
 
 /**
- * ConnectingWalletConnectBasic (spec §2 opening rule 1, the "WalletConnect only" mode of DESIGN.md
+ * ConnectingWalletConnectBasic (spec §2 opening rule 1, the "WalletConnect only" mode of docs/architecture.md
  * §10): the QR for any wallet, then the catalogue's wallets and All Wallets.
  */
 export function ConnectingWalletConnectBasic() {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import type { Links } from '../../state/catalogue.js'
+import type { Links } from '../../features/catalogue/catalogue.js'
 import * as L from './links.js'
 
 const none: Links = { mobile: null, desktop: null, webapp: null, appStore: null, playStore: null, chromeStore: null, homepage: null }

@@ -2,7 +2,7 @@
  * A wallet's places (spec §3 wallet listing: mobile, desktop and web links, app stores) as the
  * platform tabs of ConnectingWalletConnect, and the deep links that carry a `wc:` URI to them.
  */
-import type { Links } from '../../state/catalogue.js'
+import type { Links } from '../../features/catalogue/catalogue.js'
 
 export type Platform = 'qrcode' | 'mobile' | 'browser' | 'web' | 'desktop'
 

@@ -1,13 +1,13 @@
 /**
- * ExportWallet (notes/embedded-wallet.md §4.8): key export happens only inside the secure-site, over
+ * ExportWallet (docs/embedded-wallet.md §8): key export happens only inside the secure-site, over
  * this view's slot: a fresh code, a hold to reveal, the phrase and key in its own DOM. This side learns
  * only that the person is done. Leaving the view ends the export there.
  */
 import { embeddedText } from '@doorway/shared/texts/embedded'
 import { useSetAtom } from 'jotai'
 import { useEffect } from 'react'
-import { useSecureSlot } from '../../secure/useSecureSlot.js'
-import { exportKeyAtom } from '../../state/embeddedSession.js'
+import { useSecureSlot } from '../../features/embedded/useSecureSlot.js'
+import { exportKeyAtom } from '../../features/embedded/embeddedSession.js'
 
 export default function ExportWallet() {
   const slotRef = useSecureSlot()

@@ -2,10 +2,10 @@ import type * as Protocol from '@doorway/shared/Protocol'
 import { networksText } from '@doorway/shared/texts/networks'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useState } from 'react'
-import { configAtom } from '../../state/config.js'
-import { goBackAtom } from '../../state/modal.js'
-import { activeNetworkAtom, switchNetworkAtom } from '../../state/network.js'
-import { showToastAtom } from '../../state/toasts.js'
+import { configAtom } from '../../core/config.js'
+import { goBackAtom } from '../../core/modal.js'
+import { activeNetworkAtom, switchNetworkAtom } from '../../core/network.js'
+import { showToastAtom } from '../../core/toasts.js'
 
 /** The configured networks with the active one marked; picking one switches the wallet (spec §4). */
 export function Networks({ onSwitched }: { onSwitched?: () => void }) {

@@ -11,8 +11,8 @@ import { useAtomValue, useSetAtom, useStore } from 'jotai'
 import { useEffect, useId } from 'react'
 import type { PaymentMethod } from '../../api/client.js'
 import { Placeholder } from '../../components/Placeholder.js'
-import { accountAtom } from '../../state/connection.js'
-import { shakeModalAtom } from '../../state/modal.js'
+import { accountAtom } from '../../core/connection.js'
+import { shakeModalAtom } from '../../core/modal.js'
 import {
   buyAtom,
   buyStateAtom,
@@ -29,8 +29,8 @@ import {
   setOnrampAssetAtom,
   setOnrampCurrencyAtom,
   setOnrampMethodAtom,
-} from '../../state/onramp.js'
-import * as Rules from '../../state/onrampRules.js'
+} from '../../features/onramp/onramp.js'
+import * as Rules from '../../features/onramp/onrampRules.js'
 
 export function OnRamp() {
   const account = useAtomValue(accountAtom)
@@ -72,8 +72,7 @@ function OnRampForm() {
     if ((await store.set(buyAtom)) === 'refused') shake()
   }
   const amountError = check.amount.ok ? undefined : check.amount.error
-  // The limits read under the field; an amount outside them turns that line into the error.
-  const described = amountError ? `${ids.amount}-error` : `${ids.amount}-hint`
+  const limits = check.limits ? Rules.limitsMessage(check.method, form.currency, check.limits) : Format.invalid
   return (
     <form className="stack onramp" onSubmit={(event) => (event.preventDefault(), void buy())} noValidate>
       {sample}
@@ -97,36 +96,7 @@ function OnRampForm() {
           ))}
         </select>
       </div>
-      <div className="field">
-        <label htmlFor={ids.amount}>{format(onrampText.amount, { currency: form.currency })}</label>
-        <input
-          id={ids.amount}
-          className="search"
-          value={form.amount}
-          onChange={(e) => void store.set(setOnrampAmountAtom, e.target.value)}
-          inputMode="decimal"
-          autoComplete="off"
-          spellCheck={false}
-          aria-invalid={!!amountError}
-          aria-describedby={described}
-        />
-        <div className="onramp-presets" role="group" aria-label={onrampText.presets}>
-          {Rules.presets.map((p) => (
-            <button key={p} type="button" className="secondary-button" aria-pressed={Rules.cents(form.amount) === Rules.cents(p)} onClick={() => void store.set(setOnrampAmountAtom, p)}>
-              {Rules.money(p, form.currency)}
-            </button>
-          ))}
-        </div>
-        {amountError ? (
-          <p id={`${ids.amount}-error`} className="error" role="alert">
-            {amountError}
-          </p>
-        ) : (
-          <p id={`${ids.amount}-hint`} className="muted">
-            {check.limits ? Rules.limitsMessage(check.method, form.currency, check.limits) : Format.invalid}
-          </p>
-        )}
-      </div>
+      <AmountField id={ids.amount} amount={form.amount} currency={form.currency} error={amountError} limits={limits} />
       <Methods methods={check.methods} method={check.method} currency={form.currency} />
       <Quote />
       {buyState.error && (
@@ -140,6 +110,44 @@ function OnRampForm() {
         </button>
       )}
     </form>
+  )
+}
+
+/** The amount, typed or a preset. The limits read under the field; an amount outside them turns that line into the error. */
+function AmountField({ id, amount, currency, error, limits }: { id: string; amount: string; currency: string; error: string | undefined; limits: string }) {
+  const store = useStore()
+  const described = error ? `${id}-error` : `${id}-hint`
+  return (
+    <div className="field">
+      <label htmlFor={id}>{format(onrampText.amount, { currency })}</label>
+      <input
+        id={id}
+        className="search"
+        value={amount}
+        onChange={(e) => void store.set(setOnrampAmountAtom, e.target.value)}
+        inputMode="decimal"
+        autoComplete="off"
+        spellCheck={false}
+        aria-invalid={!!error}
+        aria-describedby={described}
+      />
+      <div className="onramp-presets" role="group" aria-label={onrampText.presets}>
+        {Rules.presets.map((p) => (
+          <button key={p} type="button" className="secondary-button" aria-pressed={Rules.cents(amount) === Rules.cents(p)} onClick={() => void store.set(setOnrampAmountAtom, p)}>
+            {Rules.money(p, currency)}
+          </button>
+        ))}
+      </div>
+      {error ? (
+        <p id={`${id}-error`} className="error" role="alert">
+          {error}
+        </p>
+      ) : (
+        <p id={`${id}-hint`} className="muted">
+          {limits}
+        </p>
+      )}
+    </div>
   )
 }
 

@@ -1,8 +1,8 @@
 /**
  * A buy in progress (issue 12): the provider's page was opened from the top window; a link opens it
  * again (a blocked popup still has a way forward). The order is followed through the history every
- * 3 s while this view is shown (state/onramp.ts followOrderAtom) to 'Purchase complete', with the amount
- * and the transaction, or to the provider's reason for a failure and Try again.
+ * 3 s while this view is shown (features/onramp/onramp.ts followOrderAtom) to 'Purchase complete',
+ * with the amount and the transaction, or to the provider's reason for a failure and Try again.
  */
 import * as Format from '@doorway/shared/Format'
 import { core, format } from '@doorway/shared/Texts'
@@ -13,11 +13,11 @@ import { useEffect } from 'react'
 import { Icon } from '../../components/Icon.js'
 import { Placeholder } from '../../components/Placeholder.js'
 import { TransactionHash } from '../../components/TransactionHash.js'
-import { configAtom } from '../../state/config.js'
-import { goBackAtom } from '../../state/modal.js'
-import { followOrderAtom, ordersAtom, retryOrderAtom } from '../../state/onramp.js'
-import * as Rules from '../../state/onrampRules.js'
-import type { RouteOf } from '../../state/routes.js'
+import { configAtom } from '../../core/config.js'
+import { goBackAtom } from '../../core/modal.js'
+import { followOrderAtom, ordersAtom, retryOrderAtom } from '../../features/onramp/onramp.js'
+import * as Rules from '../../features/onramp/onrampRules.js'
+import type { RouteOf } from '../../core/routes.js'
 
 export function OnRampProgress({ route }: { route: RouteOf<'OnRampProgress'> }) {
   const order = useAtomValue(ordersAtom)[route.order]

@@ -10,8 +10,8 @@ import { useAtomValue } from 'jotai'
 import { Placeholder } from '../../components/Placeholder.js'
 import { QrCode } from '../../components/QrCode.js'
 import { useCopy } from '../../components/useCopy.js'
-import { configAtom } from '../../state/config.js'
-import { accountAtom } from '../../state/connection.js'
+import { configAtom } from '../../core/config.js'
+import { accountAtom } from '../../core/connection.js'
 
 export default function Receive() {
   const account = useAtomValue(accountAtom)

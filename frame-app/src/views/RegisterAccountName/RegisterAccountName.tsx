@@ -12,18 +12,19 @@ import { useAtomValue, useSetAtom } from 'jotai'
 import { type FormEvent, useEffect, useId, useRef } from 'react'
 import { Icon } from '../../components/Icon.js'
 import { Placeholder } from '../../components/Placeholder.js'
-import { accountAtom } from '../../state/connection.js'
-import { shakeModalAtom } from '../../state/modal.js'
+import { accountAtom } from '../../core/connection.js'
+import { shakeModalAtom } from '../../core/modal.js'
 import {
   type Availability,
   availabilityAtom,
   chooseSuggestionAtom,
   nameCheckAtom,
   nameTextAtom,
+  type Registration,
   registerNameAtom,
   registrationAtom,
   typeNameAtom,
-} from '../../state/nameForm.js'
+} from '../../features/names/nameForm.js'
 
 export function RegisterAccountName() {
   const account = useAtomValue(accountAtom)
@@ -91,26 +92,35 @@ export function RegisterAccountName() {
       <button type="submit" className="primary-button" aria-disabled={busy}>
         {namesText.register}
       </button>
-      {registration.status === 'signing' && (
-        <div className="stack center" role="status">
-          <span className="spinner" aria-hidden="true" />
-          <strong>{format(namesText.confirmIn, { wallet: account.connector.name })}</strong>
-          <p className="muted">{namesText.confirmHint}</p>
-        </div>
-      )}
-      {registration.status === 'posting' && (
-        <div className="stack center" role="status">
-          <span className="spinner" aria-hidden="true" />
-          <strong>{format(namesText.registering, { name: registration.name })}</strong>
-        </div>
-      )}
-      {registration.status === 'failed' && (
-        <p className="error" role="alert">
-          {registration.message}
-        </p>
-      )}
+      <Progress registration={registration} wallet={account.connector.name} />
     </form>
   )
+}
+
+/** Under the button: the wallet asking to sign, the api storing the name, or why it failed (each its own element: keyed). */
+function Progress({ registration, wallet }: { registration: Registration; wallet: string }) {
+  if (registration.status === 'signing')
+    return (
+      <div key="signing" className="stack center" role="status">
+        <span className="spinner" aria-hidden="true" />
+        <strong>{format(namesText.confirmIn, { wallet })}</strong>
+        <p className="muted">{namesText.confirmHint}</p>
+      </div>
+    )
+  if (registration.status === 'posting')
+    return (
+      <div key="posting" className="stack center" role="status">
+        <span className="spinner" aria-hidden="true" />
+        <strong>{format(namesText.registering, { name: registration.name })}</strong>
+      </div>
+    )
+  if (registration.status === 'failed')
+    return (
+      <p className="error" role="alert">
+        {registration.message}
+      </p>
+    )
+  return null
 }
 
 /** What the lookup of a valid name says: checking, available, or taken with the free names like it. */

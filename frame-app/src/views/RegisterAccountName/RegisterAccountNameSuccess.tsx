@@ -3,8 +3,8 @@ import { format } from '@doorway/shared/Texts'
 import { namesText } from '@doorway/shared/texts/names'
 import { useSetAtom } from 'jotai'
 import { Icon } from '../../components/Icon.js'
-import { resetAtom } from '../../state/router.js'
-import type { RouteOf } from '../../state/routes.js'
+import { resetAtom } from '../../core/router.js'
+import type { RouteOf } from '../../core/routes.js'
 
 export function RegisterAccountNameSuccess({ route }: { route: RouteOf<'RegisterAccountNameSuccess'> }) {
   const reset = useSetAtom(resetAtom)

@@ -8,10 +8,10 @@ import { format } from '@doorway/shared/Texts'
 import { siwxText } from '@doorway/shared/texts/siwx'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { WalletIcon } from '../../components/WalletIcon.js'
-import { hostOriginAtom } from '../../state/config.js'
-import { accountAtom } from '../../state/connection.js'
-import { signInAtom } from '../../state/siwx.js'
-import { cancelAtom, signAtom } from '../../state/siwxFlow.js'
+import { hostOriginAtom } from '../../core/config.js'
+import { accountAtom } from '../../core/connection.js'
+import { signInAtom } from '../../features/siwx/siwx.js'
+import { cancelAtom, signAtom } from '../../features/siwx/siwxFlow.js'
 
 export default function SIWXSignMessage() {
   const signIn = useAtomValue(signInAtom)

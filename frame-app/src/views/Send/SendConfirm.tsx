@@ -3,7 +3,7 @@ import { format } from '@doorway/shared/Texts'
 import { sendText } from '@doorway/shared/texts/send'
 import { useAtomValue } from 'jotai'
 import { WalletIcon } from '../../components/WalletIcon.js'
-import { accountAtom } from '../../state/connection.js'
+import { accountAtom } from '../../core/connection.js'
 
 export function SendConfirm() {
   const account = useAtomValue(accountAtom)

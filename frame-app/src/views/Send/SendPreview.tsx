@@ -8,11 +8,11 @@ import { format } from '@doorway/shared/Texts'
 import { sendText } from '@doorway/shared/texts/send'
 import { useAtomValue, useSetAtom, useStore } from 'jotai'
 import { useEffect, useState } from 'react'
-import { accountAtom } from '../../state/connection.js'
-import { activeNetworkAtom } from '../../state/network.js'
-import { popAtom, pushAtom, routeAtom } from '../../state/router.js'
-import { estimateAtom, estimateFeeAtom, insufficientGasAtom, sendAtom, sendErrorAtom, sendTokenAtom } from '../../state/send.js'
-import * as Rules from '../../state/sendRules.js'
+import { accountAtom } from '../../core/connection.js'
+import { activeNetworkAtom } from '../../core/network.js'
+import { popAtom, pushAtom, routeAtom } from '../../core/router.js'
+import { type Estimate, estimateAtom, estimateFeeAtom, insufficientGasAtom, sendAtom, sendErrorAtom, sendTokenAtom } from '../../features/send/send.js'
+import * as Rules from '../../features/send/sendRules.js'
 import { ReceiverCard } from './SendReceiver.js'
 import { useSendStep } from './useSendStep.js'
 
@@ -35,7 +35,6 @@ export function SendPreview() {
 
   const native = send.tokenBalances.find(Rules.isNative)
   const symbol = native?.symbol ?? network?.nativeCurrency.symbol ?? ''
-  const fee = estimate.status === 'ready' && send.gasPrice !== undefined ? estimate.gas * send.gasPrice : undefined
   const warnings = Rules.receiverWarnings(receiverAddress, { from: account.address, tokens: send.tokenBalances })
   const ready = estimate.status === 'ready' && !insufficient && !send.loading
 
@@ -67,15 +66,7 @@ export function SendPreview() {
         <dt>{sendText.network}</dt>
         <dd>{network?.name}</dd>
         <dt>{sendText.fee}</dt>
-        <dd aria-busy={estimate.status === 'loading'}>
-          {estimate.status === 'loading' && <span className="spinner" role="progressbar" aria-label={sendText.estimating} />}
-          {fee !== undefined && (
-            <>
-              {`${atLeast(fee, Number(native?.quantity.decimals ?? 18))} ${symbol}`}
-              <span className="muted">{` ${money(send.gasPriceInUSD ?? 0)}`}</span>
-            </>
-          )}
-        </dd>
+        <Fee estimate={estimate} gasPrice={send.gasPrice} decimals={Number(native?.quantity.decimals ?? 18)} symbol={symbol} usd={send.gasPriceInUSD ?? 0} />
       </dl>
       {warnings.map((warning) => (
         <p key={warning} className="warning" role="note">
@@ -104,6 +95,22 @@ export function SendPreview() {
         {sendText.send}
       </button>
     </div>
+  )
+}
+
+/** The network fee: a spinner while estimating, then the fee in the native token and in US dollars. */
+function Fee({ estimate, gasPrice, decimals, symbol, usd }: { estimate: Estimate; gasPrice: bigint | undefined; decimals: number; symbol: string; usd: number }) {
+  const fee = estimate.status === 'ready' && gasPrice !== undefined ? estimate.gas * gasPrice : undefined
+  return (
+    <dd aria-busy={estimate.status === 'loading'}>
+      {estimate.status === 'loading' && <span className="spinner" role="progressbar" aria-label={sendText.estimating} />}
+      {fee !== undefined && (
+        <>
+          {`${atLeast(fee, decimals)} ${symbol}`}
+          <span className="muted">{` ${money(usd)}`}</span>
+        </>
+      )}
+    </dd>
   )
 }
 

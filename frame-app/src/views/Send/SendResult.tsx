@@ -1,15 +1,15 @@
 /**
  * A submitted transaction: its hash, a link to the network's explorer when the dapp configured one,
- * and pending → confirmed (or failed) as its receipt tells (state/send.ts trackTransactionAtom).
+ * and pending → confirmed (or failed) as its receipt tells (features/send/send.ts trackTransactionAtom).
  */
 import { sendText } from '@doorway/shared/texts/send'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { Icon } from '../../components/Icon.js'
 import { TransactionHash } from '../../components/TransactionHash.js'
-import { configAtom } from '../../state/config.js'
-import { goBackAtom } from '../../state/modal.js'
-import type { RouteOf } from '../../state/routes.js'
-import { transactionsAtom } from '../../state/send.js'
+import { configAtom } from '../../core/config.js'
+import { goBackAtom } from '../../core/modal.js'
+import type { RouteOf } from '../../core/routes.js'
+import { transactionsAtom } from '../../features/send/send.js'
 
 export function SendResult({ route }: { route: RouteOf<'SendResult'> }) {
   const status = useAtomValue(transactionsAtom)[route.hash] ?? 'pending'

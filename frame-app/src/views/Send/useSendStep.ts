@@ -1,6 +1,6 @@
 import { useSetAtom } from 'jotai'
 import { useEffect } from 'react'
-import { replaceFromAtom } from '../../state/router.js'
+import { replaceFromAtom } from '../../core/router.js'
 
 /**
  * A step whose earlier steps are gone (the send was reset, e.g. by a send that finished meanwhile)

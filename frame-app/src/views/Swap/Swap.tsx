@@ -13,11 +13,11 @@ import { useEffect, useId, useState } from 'react'
 import type { SwapToken } from '../../api/client.js'
 import { Placeholder } from '../../components/Placeholder.js'
 import { type PrefillState, usePrefill } from '../../components/usePrefill.js'
-import { configAtom } from '../../state/config.js'
-import { accountAtom } from '../../state/connection.js'
-import { shakeModalAtom } from '../../state/modal.js'
-import { pushAtom } from '../../state/router.js'
-import type { RouteOf } from '../../state/routes.js'
+import { configAtom } from '../../core/config.js'
+import { accountAtom } from '../../core/connection.js'
+import { shakeModalAtom } from '../../core/modal.js'
+import { pushAtom } from '../../core/router.js'
+import type { RouteOf } from '../../core/routes.js'
 import {
   flipAtom,
   loadSwapTokensAtom,
@@ -30,10 +30,10 @@ import {
   swapFormAtom,
   swapNoticeAtom,
   swapTokensAtom,
-} from '../../state/swap.js'
-import type { Prefill } from '../../state/swapArguments.js'
-import * as Rules from '../../state/swapRules.js'
-import { loadTokensAtom, tokensAtom } from '../../state/tokens.js'
+} from '../../features/swap/swap.js'
+import type { Prefill } from '../../features/swap/swapArguments.js'
+import * as Rules from '../../features/swap/swapRules.js'
+import { loadTokensAtom, tokensAtom } from '../../features/balances/tokens.js'
 import { Field } from '../Send/Field.js'
 import { QuoteDetails, SlippageControl, TokenChip } from './parts.js'
 
@@ -86,7 +86,6 @@ function SwapForm({ prefillError }: { prefillError: string | undefined }) {
   const [maxing, setMaxing] = useState(false)
   const [maxError, setMaxError] = useState<string>()
   const [tried, setTried] = useState(false)
-  const outputId = useId()
   const { from, to } = form
   const ready = quote.status === 'ready' ? quote : undefined
 
@@ -98,10 +97,6 @@ function SwapForm({ prefillError }: { prefillError: string | undefined }) {
   const fromBalance = from && Rules.balanceFor(from, balances)
   const parsed = from && Rules.parseAmount(form.amount, from)
   const payUsd = from && parsed && !('error' in parsed) ? Rules.usdOf(parsed.value, from.decimals, priceOf(store.get, from)) : undefined
-  const received = ready && to ? BigInt(ready.quote.toAmount) : undefined
-  const receiveUsd = to && received !== undefined ? Rules.usdOf(received, to.decimals, priceOf(store.get, to)) : undefined
-  // The exact amount lives in the quote (and moves to the pay side on a flip); the field shows it at 3 decimals (spec §9).
-  const receiveText = received !== undefined && to ? Rules.formatAmount(received, to.decimals) : ''
   const type = (amount: string) => {
     setMaxError(undefined)
     void store.set(setPayAmountAtom, amount)
@@ -133,52 +128,11 @@ function SwapForm({ prefillError }: { prefillError: string | undefined }) {
           {notice}
         </p>
       )}
-      <section className="swap-side" aria-label={swapText.pay}>
-        <div className="swap-side-head">
-          <h2 className="swap-side-title">{swapText.pay}</h2>
-          <TokenChip side="from" token={from} />
-        </div>
-        <Field
-          label={from ? `${swapText.payAmount} (${from.symbol})` : swapText.payAmount}
-          value={form.amount}
-          onChange={type}
-          inputMode="decimal"
-          error={amountError}
-          hint={
-            <>
-              <span aria-label={swapText.inUsd}>{payUsd === undefined ? Format.invalid : Format.formatMoney(payUsd)}</span>
-              {from && (
-                <>
-                  {' · '}
-                  {format(swapText.balance, { amount: `${Format.formatQuantity(fromBalance?.quantity.numeric ?? '0')} ${from.symbol}` })}
-                </>
-              )}
-            </>
-          }
-        >
-          <button type="button" className="secondary-button" onClick={fillMax} disabled={maxing || !fromBalance} title={from && Rules.isNative(from) ? swapText.maxHint : undefined}>
-            {maxing ? <span className="spinner" role="progressbar" aria-label={sendText.estimating} /> : swapText.max}
-          </button>
-        </Field>
-      </section>
+      <PaySide from={from} amount={form.amount} error={amountError} usd={payUsd} balance={fromBalance?.quantity.numeric} onType={type} onMax={fillMax} maxing={maxing} />
       <button type="button" className="swap-flip" aria-label={swapText.flip} onClick={() => void store.set(flipAtom)} disabled={!from && !to}>
         <span aria-hidden="true">⇅</span>
       </button>
-      <section className="swap-side" aria-label={swapText.receive}>
-        <div className="swap-side-head">
-          <h2 className="swap-side-title">{swapText.receive}</h2>
-          <TokenChip side="to" token={to} />
-        </div>
-        <div className="field">
-          <label htmlFor={outputId}>{to ? `${swapText.receiveAmount} (${to.symbol})` : swapText.receiveAmount}</label>
-          <input id={outputId} className="search" value={receiveText} readOnly aria-describedby={`${outputId}-hint`} aria-busy={quote.status === 'loading'} />
-          <div id={`${outputId}-hint`} className="muted">
-            <span aria-label={swapText.inUsd}>{receiveUsd === undefined ? Format.invalid : Format.formatMoney(receiveUsd)}</span>
-            {' · '}
-            {swapText.receiveHint}
-          </div>
-        </div>
-      </section>
+      <ReceiveSide to={to} />
       <QuoteAnnouncement from={from} to={to} />
       {quote.status === 'loading' && <span className="spinner" role="progressbar" aria-label={swapText.quoting} />}
       {ready && from && to && <QuoteDetails quote={ready.quote} from={from} to={to} slippage={form.slippage} gasPrice={ready.gasPrice} />}
@@ -197,6 +151,79 @@ function SwapForm({ prefillError }: { prefillError: string | undefined }) {
         {swapText.review}
       </button>
     </form>
+  )
+}
+
+/** The pay side: the token, the amount typed (or Max), its value in USD and the token's balance. */
+function PaySide(props: {
+  from: SwapToken | undefined
+  amount: string
+  error: string | undefined
+  usd: number | undefined
+  balance: string | undefined
+  onType(amount: string): void
+  onMax(): void
+  maxing: boolean
+}) {
+  const { from, usd, balance, maxing } = props
+  const hint = (
+    <>
+      <span aria-label={swapText.inUsd}>{usd === undefined ? Format.invalid : Format.formatMoney(usd)}</span>
+      {from && (
+        <>
+          {' · '}
+          {format(swapText.balance, { amount: `${Format.formatQuantity(balance ?? '0')} ${from.symbol}` })}
+        </>
+      )}
+    </>
+  )
+  return (
+    <section className="swap-side" aria-label={swapText.pay}>
+      <div className="swap-side-head">
+        <h2 className="swap-side-title">{swapText.pay}</h2>
+        <TokenChip side="from" token={from} />
+      </div>
+      <Field
+        label={from ? `${swapText.payAmount} (${from.symbol})` : swapText.payAmount}
+        value={props.amount}
+        onChange={props.onType}
+        inputMode="decimal"
+        error={props.error}
+        hint={hint}
+      >
+        <button type="button" className="secondary-button" onClick={props.onMax} disabled={maxing || balance === undefined} title={from && Rules.isNative(from) ? swapText.maxHint : undefined}>
+          {maxing ? <span className="spinner" role="progressbar" aria-label={sendText.estimating} /> : swapText.max}
+        </button>
+      </Field>
+    </section>
+  )
+}
+
+/** The receive side: what the quote gives, read-only, and its value in USD. */
+function ReceiveSide({ to }: { to: SwapToken | undefined }) {
+  const store = useStore()
+  const quote = useAtomValue(quoteAtom)
+  const outputId = useId()
+  const received = quote.status === 'ready' && to ? BigInt(quote.quote.toAmount) : undefined
+  const receiveUsd = to && received !== undefined ? Rules.usdOf(received, to.decimals, priceOf(store.get, to)) : undefined
+  // The exact amount lives in the quote (and moves to the pay side on a flip); the field shows it at 3 decimals (spec §9).
+  const receiveText = received !== undefined && to ? Rules.formatAmount(received, to.decimals) : ''
+  return (
+    <section className="swap-side" aria-label={swapText.receive}>
+      <div className="swap-side-head">
+        <h2 className="swap-side-title">{swapText.receive}</h2>
+        <TokenChip side="to" token={to} />
+      </div>
+      <div className="field">
+        <label htmlFor={outputId}>{to ? `${swapText.receiveAmount} (${to.symbol})` : swapText.receiveAmount}</label>
+        <input id={outputId} className="search" value={receiveText} readOnly aria-describedby={`${outputId}-hint`} aria-busy={quote.status === 'loading'} />
+        <div id={`${outputId}-hint`} className="muted">
+          <span aria-label={swapText.inUsd}>{receiveUsd === undefined ? Format.invalid : Format.formatMoney(receiveUsd)}</span>
+          {' · '}
+          {swapText.receiveHint}
+        </div>
+      </div>
+    </section>
   )
 }
 

@@ -8,10 +8,11 @@ import { format } from '@doorway/shared/Texts'
 import { swapText } from '@doorway/shared/texts/swap'
 import { useAtomValue, useSetAtom, useStore } from 'jotai'
 import { useEffect } from 'react'
-import { accountAtom } from '../../state/connection.js'
-import { replaceFromAtom } from '../../state/router.js'
-import { approveAtom, preparePreviewAtom, previewAtom, priceOf, quoteAtom, swapAtom, swapCheckAtom, swapFormAtom } from '../../state/swap.js'
-import * as Rules from '../../state/swapRules.js'
+import type { SwapToken } from '../../api/client.js'
+import { accountAtom } from '../../core/connection.js'
+import { replaceFromAtom } from '../../core/router.js'
+import { approveAtom, preparePreviewAtom, previewAtom, priceOf, quoteAtom, swapAtom, swapCheckAtom, swapFormAtom } from '../../features/swap/swap.js'
+import * as Rules from '../../features/swap/swapRules.js'
 import { QuoteDetails } from './parts.js'
 
 export function SwapPreview() {
@@ -52,8 +53,6 @@ export function SwapPreview() {
     const amount = value === undefined ? undefined : Rules.usdOf(value, token.decimals, priceOf(store.get, token))
     return amount === undefined ? Format.invalid : Format.formatMoney(amount)
   }
-  const total = preview.steps.length
-  const index = preview.steps.indexOf(preview.step)
   const progress =
     preview.busy === 'wallet' ? format(swapText.confirmIn, { wallet: account.connector.name }) : preview.busy === 'mining' ? swapText.approving : ''
   const act = () => void (preview.step === 'approve' ? store.set(approveAtom) : store.set(swapAtom))
@@ -79,15 +78,7 @@ export function SwapPreview() {
           {preview.notice}
         </p>
       )}
-      <ol className="swap-steps" aria-label={swapText.review}>
-        {preview.steps.map((step, i) => (
-          <li key={step} aria-current={i === index ? 'step' : undefined} data-done={i < index || undefined}>
-            <span className="muted">{format(swapText.steps, { n: i + 1, total })}</span>{' '}
-            <strong>{step === 'approve' ? format(swapText.approveTitle, { symbol: from.symbol }) : format(swapText.swapTitle, { from: from.symbol, to: to.symbol })}</strong>
-            {step === 'approve' && i === index && <p className="muted">{format(swapText.approveHint, { symbol: from.symbol })}</p>}
-          </li>
-        ))}
-      </ol>
+      <Steps steps={preview.steps} step={preview.step} from={from} to={to} />
       <p className="muted" role="status" aria-live="polite">
         {progress}
         {preview.busy && <span className="spinner" aria-hidden="true" />}
@@ -101,5 +92,22 @@ export function SwapPreview() {
         {preview.step === 'approve' ? format(swapText.approveButton, { symbol: from.symbol }) : swapText.swapButton}
       </button>
     </div>
+  )
+}
+
+/** Approve (when the allowance is short) then Swap: the step at hand, and those done. */
+function Steps({ steps, step: current, from, to }: { steps: readonly Rules.Step[]; step: Rules.Step; from: SwapToken; to: SwapToken }) {
+  const total = steps.length
+  const index = steps.indexOf(current)
+  return (
+    <ol className="swap-steps" aria-label={swapText.review}>
+      {steps.map((step, i) => (
+        <li key={step} aria-current={i === index ? 'step' : undefined} data-done={i < index || undefined}>
+          <span className="muted">{format(swapText.steps, { n: i + 1, total })}</span>{' '}
+          <strong>{step === 'approve' ? format(swapText.approveTitle, { symbol: from.symbol }) : format(swapText.swapTitle, { from: from.symbol, to: to.symbol })}</strong>
+          {step === 'approve' && i === index && <p className="muted">{format(swapText.approveHint, { symbol: from.symbol })}</p>}
+        </li>
+      ))}
+    </ol>
   )
 }

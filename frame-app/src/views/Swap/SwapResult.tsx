@@ -1,7 +1,7 @@
 /**
- * A submitted swap (issue 11): pending → confirmed or failed as its receipt tells (state/swap.ts
- * trackSwapAtom), with its hash, the explorer link, and what came in. A swap that reverted did nothing:
- * it says why and goes back to the kept form, which quotes again.
+ * A submitted swap (issue 11): pending → confirmed or failed as its receipt tells
+ * (features/swap/swap.ts trackSwapAtom), with its hash, the explorer link, and what came in. A swap
+ * that reverted did nothing: it says why and goes back to the kept form, which quotes again.
  */
 import { format } from '@doorway/shared/Texts'
 import { sendText } from '@doorway/shared/texts/send'
@@ -9,12 +9,12 @@ import { swapText } from '@doorway/shared/texts/swap'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { Icon } from '../../components/Icon.js'
 import { TransactionHash } from '../../components/TransactionHash.js'
-import { configAtom } from '../../state/config.js'
-import { goBackAtom } from '../../state/modal.js'
-import { replaceFromAtom } from '../../state/router.js'
-import type { RouteOf } from '../../state/routes.js'
-import { swapsAtom } from '../../state/swap.js'
-import * as Rules from '../../state/swapRules.js'
+import { configAtom } from '../../core/config.js'
+import { goBackAtom } from '../../core/modal.js'
+import { replaceFromAtom } from '../../core/router.js'
+import type { RouteOf } from '../../core/routes.js'
+import { swapsAtom } from '../../features/swap/swap.js'
+import * as Rules from '../../features/swap/swapRules.js'
 
 export function SwapResult({ route }: { route: RouteOf<'SwapResult'> }) {
   const record = useAtomValue(swapsAtom)[route.hash]

@@ -8,11 +8,11 @@ import { swapText } from '@doorway/shared/texts/swap'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useId, useState } from 'react'
 import type { SwapToken } from '../../api/client.js'
-import { popAtom, replaceFromAtom } from '../../state/router.js'
-import type { RouteOf } from '../../state/routes.js'
-import { chooseSwapTokenAtom, swapFormAtom, swapTokensAtom } from '../../state/swap.js'
-import * as Rules from '../../state/swapRules.js'
-import { tokensAtom } from '../../state/tokens.js'
+import { popAtom, replaceFromAtom } from '../../core/router.js'
+import type { RouteOf } from '../../core/routes.js'
+import { chooseSwapTokenAtom, swapFormAtom, swapTokensAtom } from '../../features/swap/swap.js'
+import * as Rules from '../../features/swap/swapRules.js'
+import { tokensAtom } from '../../features/balances/tokens.js'
 
 export function SwapSelectToken({ route }: { route: RouteOf<'SwapSelectToken'> }) {
   const swapTokens = useAtomValue(swapTokensAtom)

@@ -1,0 +1,68 @@
+/**
+ * The nested secure-site frame (docs/architecture.md §6), on its own origin, over the same hardened channel as
+ * the host's: this side is the parent. It stays hidden until a view (ApproveTransaction, ExportWallet)
+ * gives it a slot (useSecureSlot); it is never moved in the DOM, which would reload it and lose its state.
+ */
+import * as Channel from '@doorway/shared/Channel'
+import { expose } from 'comlink'
+import * as Logger from '@doorway/shared/Logger'
+import { ui } from '@doorway/shared/Texts'
+import * as Protocol from '@doorway/shared/Protocol'
+import { useAtomValue, useSetAtom } from 'jotai'
+import { useEffect, useRef } from 'react'
+import { openAtom } from '../../core/modal.js'
+import { secureSlotAtom, secureStatusAtom } from './secure.js'
+
+declare const __DOORWAY_SECURE_URL__: string
+export const secureUrl = new URL(__DOORWAY_SECURE_URL__)
+
+export function SecureFrame() {
+  const ref = useRef<HTMLIFrameElement>(null)
+  const setStatus = useSetAtom(secureStatusAtom)
+  // Shown only over an open modal's slot for it.
+  const slot = useAtomValue(secureSlotAtom)
+  const open = useAtomValue(openAtom)
+  const shown = open ? slot : null
+  useEffect(() => {
+    const iframe = ref.current!
+    const log = Logger.create({ scope: 'frame:secure' })
+    const lifetime = new AbortController()
+    setStatus({ state: 'loading' })
+    Channel.offer({ iframe, origin: secureUrl.origin, log, signal: lifetime.signal })
+      .then(async (port) => {
+        const channel = Channel.create<Protocol.SecureClientApi, Protocol.SecureApi>({
+          port,
+          log,
+          accepts: Protocol.secureClientParams,
+          handlers: {},
+          expects: Protocol.secureResults,
+          expose,
+        })
+        lifetime.signal.addEventListener('abort', () => channel.close())
+        const { origin } = await channel.call('status', {})
+        if (origin !== secureUrl.origin) throw new Error(`secure-site reported ${origin}`)
+        setStatus({ state: 'ready', origin, channel })
+      })
+      .catch((error) => {
+        if (lifetime.signal.aborted) return
+        log.error(error)
+        setStatus({ state: 'error' })
+      })
+    return () => lifetime.abort()
+  }, [setStatus])
+  // Shown, it takes keyboard focus so a keyboard user lands on the secure-site's own buttons.
+  useEffect(() => {
+    if (shown) ref.current?.focus()
+  }, [shown !== null])
+  return (
+    <iframe
+      ref={ref}
+      className={shown ? 'secure-frame shown' : 'secure-frame'}
+      style={shown ? { top: shown.top, left: shown.left, width: shown.width, height: shown.height } : undefined}
+      title={ui.secure.title}
+      src={secureUrl.href}
+      allow="clipboard-write"
+      {...(shown ? {} : { tabIndex: -1, 'aria-hidden': true })}
+    />
+  )
+}

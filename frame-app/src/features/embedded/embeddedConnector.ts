@@ -1,0 +1,150 @@
+/**
+ * The embedded wallet as a connector (spec §3 type AUTH, §4, §6): the account lives in the secure-site;
+ * this side answers what needs no key and routes the rest by an allowlist (docs/embedded-wallet.md §6). Reads go to
+ * the chain's RPC; unknown methods are refused; unsafe ones are approved and signed inside the
+ * secure-site. For eth_sendTransaction this side fills nonce, gas and fees, shows nothing of its own,
+ * and broadcasts the raw transaction the secure-site signed.
+ */
+import * as Caip from '@doorway/shared/Caip'
+import type * as Channel from '@doorway/shared/Channel'
+import * as Errors from '@doorway/shared/Errors'
+import * as Ids from '@doorway/shared/Ids'
+import * as Protocol from '@doorway/shared/Protocol'
+import { type Connector, embeddedId } from '../../core/connectors/Connector.js'
+
+/** Answered by the chain's RPC as they are: reading never needs the key. */
+export const readMethods: ReadonlySet<string> = new Set([
+  'eth_blockNumber',
+  'eth_call',
+  'eth_estimateGas',
+  'eth_feeHistory',
+  'eth_gasPrice',
+  'eth_getBalance',
+  'eth_getBlockByHash',
+  'eth_getBlockByNumber',
+  'eth_getBlockTransactionCountByHash',
+  'eth_getBlockTransactionCountByNumber',
+  'eth_getCode',
+  'eth_getLogs',
+  'eth_getProof',
+  'eth_getStorageAt',
+  'eth_getTransactionByHash',
+  'eth_getTransactionCount',
+  'eth_getTransactionReceipt',
+  'eth_maxPriorityFeePerGas',
+  'eth_sendRawTransaction',
+  'eth_syncing',
+  'net_version',
+  'web3_clientVersion',
+])
+const unsafeMethods: ReadonlySet<string> = new Set(Protocol.embeddedUnsafeMethods)
+
+/** spec §7: requests to the secure frame for login time out at 30 s; reads at the usual 10 s. */
+const rpcTimeoutMs = 10_000
+
+export type Options = {
+  secure: Channel.Channel<Protocol.SecureApi>
+  account: Protocol.EmbeddedAccount
+  /** The account's current chain and its configured network (for its RPC URL). */
+  chain(): { chainId: Caip.ChainId; rpcUrl?: string | undefined }
+  /** The dapp's networks: the only chains the account switches to. */
+  chainIds(): readonly Caip.ChainId[]
+  /** The dapp's origin, pinned at the handshake. */
+  host: string
+  /** Shows the approval (the secure iframe in the ApproveTransaction view) while `sign` runs. */
+  approve<T>(op: string, sign: (signal: AbortSignal) => Promise<T>): Promise<T>
+  /** spec §4: an unknown method is refused with an error toast. */
+  refused(method: string): void
+  fetch?: typeof fetch
+}
+
+export function create(options: Options): Connector {
+  const { secure, account, host } = options
+  const fetcher = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args))
+
+  async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
+    const { rpcUrl } = options.chain()
+    if (!rpcUrl) throw Errors.chainDisconnected()
+    const response = await fetcher(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      signal: AbortSignal.timeout(rpcTimeoutMs),
+    })
+    const json = (await response.json()) as { result?: unknown; error?: { code?: number; message?: string } }
+    if (json.error) throw Errors.fromCode(typeof json.error.code === 'number' ? json.error.code : Errors.codes.default, json.error.message)
+    return json.result
+  }
+
+  /** The frame fills what the secure-site cannot know without the chain; it shows the result itself. */
+  async function prepare(input: unknown): Promise<Record<string, string>> {
+    const tx = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>
+    const from = typeof tx.from === 'string' ? tx.from : account.address
+    if (from.toLowerCase() !== account.address.toLowerCase()) throw Errors.unauthorized()
+    const hex = (x: unknown) => (typeof x === 'string' && /^0x[0-9a-f]+$/i.test(x) ? x : undefined)
+    const base: Record<string, string> = { from: account.address }
+    if (typeof tx.to === 'string') base.to = tx.to
+    base.value = hex(tx.value) ?? '0x0'
+    const data = typeof tx.data === 'string' ? tx.data : typeof tx.input === 'string' ? tx.input : undefined
+    if (data) base.data = data
+    const [nonce, gas, block, tip] = await Promise.all([
+      hex(tx.nonce) ?? rpc('eth_getTransactionCount', [account.address, 'pending']),
+      hex(tx.gas) ?? rpc('eth_estimateGas', [base]),
+      rpc('eth_getBlockByNumber', ['latest', false]),
+      hex(tx.maxPriorityFeePerGas) ?? hex(tx.gasPrice) ?? rpc('eth_maxPriorityFeePerGas').catch(() => '0x3b9aca00'),
+    ])
+    const baseFee = BigInt((block as { baseFeePerGas?: string } | null)?.baseFeePerGas ?? '0x0')
+    const priority = BigInt(tip as string)
+    // Wallets bid up to twice the base fee: room for two full blocks of increase.
+    const maxFee = hex(tx.maxFeePerGas) ?? hex(tx.gasPrice) ?? `0x${(2n * baseFee + priority).toString(16)}`
+    return {
+      ...base,
+      nonce: nonce as string,
+      gas: gas as string,
+      maxFeePerGas: maxFee,
+      maxPriorityFeePerGas: `0x${priority.toString(16)}`,
+      chainId: Caip.eip155Hex(options.chain().chainId),
+    }
+  }
+
+  async function unsafe(method: (typeof Protocol.embeddedUnsafeMethods)[number], params: unknown[]): Promise<unknown> {
+    const op = Ids.random()
+    const chainId = options.chain().chainId
+    const prepared = method === 'eth_sendTransaction' ? [await prepare(params[0])] : params
+    // The approval stays until the transaction is broadcast: a node refusing it is this request's error.
+    return options.approve(op, async (signal) => {
+      const { result } = await secure.call('sign', { op, method, params: prepared, chainId, host }, { signal, timeoutMs: approvalTimeoutMs })
+      return method === 'eth_sendTransaction' ? rpc('eth_sendRawTransaction', [result]) : result
+    })
+  }
+
+  return {
+    id: embeddedId,
+    name: account.email,
+    type: 'AUTH',
+    chain: 'eip155',
+    accountType: 'eoa',
+    user: { email: account.email },
+    async request({ method, params }) {
+      const list = Array.isArray(params) ? params : []
+      if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [account.address]
+      if (method === 'eth_chainId') return Caip.eip155Hex(options.chain().chainId)
+      // The modal's own network switch decides among the dapp's networks (host/requests.ts).
+      if (method === 'wallet_switchEthereumChain') {
+        const target = (list[0] as { chainId?: unknown } | undefined)?.chainId
+        if (options.chainIds().some((id) => typeof target === 'string' && Caip.eip155Hex(id) === target.toLowerCase())) return null
+        throw Errors.unrecognizedChain()
+      }
+      if (method === 'wallet_addEthereumChain') throw Errors.chainNotSupported()
+      if (method === 'wallet_getPermissions' || method === 'wallet_requestPermissions') return [{ parentCapability: 'eth_accounts' }]
+      if (readMethods.has(method)) return rpc(method, list)
+      if (unsafeMethods.has(method)) return unsafe(method as (typeof Protocol.embeddedUnsafeMethods)[number], list)
+      options.refused(method)
+      throw Errors.unsupportedMethod(`Action not allowed: ${method}`)
+    },
+    disconnect: () => secure.call('signOut', {}).then(() => undefined),
+  }
+}
+
+/** An approval waits on a person, like a wallet prompt; it still ends. */
+export const approvalTimeoutMs = 300_000

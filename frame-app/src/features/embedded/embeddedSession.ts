@@ -1,0 +1,145 @@
+/**
+ * The embedded (email) wallet's session with the secure-site (spec §4 embedded-wallet requests, §7 30 s
+ * timeouts): its requests, the account it connects, the approval of unsafe requests and key export.
+ * Every request names an `op`; a timeout or the person leaving aborts it there too, and a late answer
+ * changes nothing here. Loaded by the email login, a restore, and the views that need it: the first
+ * chunk carries only embedded.ts.
+ */
+import type * as Channels from '@doorway/shared/Channel'
+import * as Constants from '@doorway/shared/Constants'
+import * as Errors from '@doorway/shared/Errors'
+import * as Ids from '@doorway/shared/Ids'
+import * as Logger from '@doorway/shared/Logger'
+import { format, somethingWentWrong } from '@doorway/shared/Texts'
+import { emailText } from '@doorway/shared/texts/email'
+import { embeddedText } from '@doorway/shared/texts/embedded'
+import type * as Protocol from '@doorway/shared/Protocol'
+import { atom, type Getter } from 'jotai'
+import { configAtom, hostOriginAtom } from '../../core/config.js'
+import { accountAtom, establishAtom } from '../../core/connection.js'
+import { approvalAtom } from './embedded.js'
+import { notifyAtom } from '../../core/host.js'
+import { openAtom } from '../../core/modal.js'
+import { activeNetworkAtom } from '../../core/network.js'
+import { historyAtom, popAtom, pushAtom, resetAtom } from '../../core/router.js'
+import { secureStatusAtom } from './secure.js'
+import { showToastAtom } from '../../core/toasts.js'
+
+const log = Logger.create({ scope: 'frame:embedded' })
+
+type Channel = Channels.Channel<Protocol.SecureApi>
+function readyChannel(get: Getter): Channel | undefined {
+  const secure = get(secureStatusAtom)
+  return secure.state === 'ready' ? secure.channel : undefined
+}
+
+/**
+ * One request to the secure-site under a fresh op id, timing out at 30 s (spec §7). On a timeout or
+ * abort the secure-site is told to abort too, so its fetch ends and a late success is dropped.
+ */
+export async function secureCall<T>(get: Getter, run: (channel: Channel, op: string) => Promise<T>): Promise<T> {
+  const channel = readyChannel(get)
+  if (!channel) throw new Errors.DoorwayError(get(secureStatusAtom).state === 'error' ? emailText.unavailable : emailText.timedOut)
+  const op = Ids.random()
+  try {
+    return await run(channel, op)
+  } catch (error) {
+    if (error instanceof Errors.DoorwayError && (error.message === Errors.timedOut().message || error.message === Errors.aborted().message))
+      void channel.call('abort', { op }).catch(() => {})
+    throw error
+  }
+}
+
+/** spec §7: a request to the secure-site gives up after 30 s. */
+export const requestTimeout = { timeoutMs: Constants.embeddedRequestTimeoutMs }
+
+/** The embedded account becomes the connection, through the same connector interface as any wallet. */
+export const adoptAtom = atom(null, async (get, set, { account, restored }: { account: Protocol.EmbeddedAccount; restored: boolean }) => {
+  const channel = readyChannel(get)!
+  const { create } = await import('./embeddedConnector.js')
+  const chainId = get(activeNetworkAtom)?.caipNetworkId ?? get(configAtom)!.networks[0]!.caipNetworkId
+  const connector = create({
+    secure: channel,
+    account,
+    host: get(hostOriginAtom) ?? location.origin,
+    chain: () => {
+      const id = get(accountAtom)?.chainId ?? chainId
+      return { chainId: id, rpcUrl: get(configAtom)?.networks.find((n) => n.caipNetworkId === id)?.rpcUrl }
+    },
+    chainIds: () => get(configAtom)?.networks.map((n) => n.caipNetworkId) ?? [],
+    approve: (op, sign) => set(approveAtom, { op, sign }) as Promise<never>,
+    refused: (method) =>
+      setTimeout(() => set(showToastAtom, { variant: 'error', message: format(embeddedText.notAllowed, { method }) }), refusalToastDelayMs),
+  })
+  set(establishAtom, { account: { connector, address: account.address, chainId }, restored })
+})
+
+/** spec §4: an unknown method's error toast comes 300 ms after the refusal. */
+export const refusalToastDelayMs = 300
+
+/**
+ * spec §4: an unsafe request opens ApproveTransaction, where the secure-site shows it and decides.
+ * On error the view is popped or the modal closed; on success too (the dapp's request then refreshes
+ * the balance, host/requests.ts).
+ * Leaving the view or closing the modal rejects with 4001 and aborts the request in the secure-site.
+ */
+const approveAtom = atom(null, async (get, set, { op, sign }: { op: string; sign: (signal: AbortSignal) => Promise<unknown> }) => {
+  get(approvalAtom)?.controller.abort()
+  const controller = new AbortController()
+  set(approvalAtom, { op, controller })
+  const wasOpen = get(openAtom)
+  if (wasOpen) set(pushAtom, { view: 'ApproveTransaction', requestId: op })
+  else {
+    set(resetAtom, { view: 'ApproveTransaction', requestId: op })
+    set(openAtom, true)
+    set(notifyAtom, { type: 'show' })
+  }
+  const finish = () => {
+    if (get(approvalAtom)?.op === op) set(approvalAtom, null)
+    if (get(historyAtom).at(-1)?.view !== 'ApproveTransaction') return
+    if (wasOpen && get(historyAtom).length > 1) set(popAtom)
+    else {
+      set(openAtom, false)
+      set(notifyAtom, { type: 'close', result: { status: 'closed' } })
+    }
+  }
+  try {
+    const result = await sign(controller.signal)
+    finish()
+    return result
+  } catch (error) {
+    const aborted = controller.signal.aborted
+    finish()
+    if (aborted) {
+      void readyChannel(get)?.call('abort', { op }).catch(() => {})
+      throw Errors.userRejected()
+    }
+    throw error
+  }
+})
+
+/** Key export waits on a person reading their phrase, like an approval; it still ends. */
+const exportTimeoutMs = 600_000
+
+/**
+ * Key export (docs/embedded-wallet.md §8) runs in the secure-site over the ExportWallet view; this side learns only
+ * that the person is done, and pops the view. Leaving the view (`signal`) ends it there too.
+ */
+export const exportKeyAtom = atom(null, async (get, set, signal: AbortSignal) => {
+  const channel = readyChannel(get)
+  const leave = () => get(historyAtom).at(-1)?.view === 'ExportWallet' && set(popAtom)
+  if (!channel) {
+    set(showToastAtom, { variant: 'error', message: emailText.unavailable })
+    return leave()
+  }
+  const op = Ids.random()
+  try {
+    await channel.call('exportKey', { op, host: get(hostOriginAtom) ?? location.origin }, { signal, timeoutMs: exportTimeoutMs })
+  } catch (error) {
+    void channel.call('abort', { op }).catch(() => {})
+    if (signal.aborted) return
+    log.warn('key export ended', error)
+    set(showToastAtom, { variant: 'error', message: error instanceof Errors.DoorwayError ? error.message : somethingWentWrong })
+  }
+  leave()
+})

@@ -1,0 +1,194 @@
+/**
+ * The WalletConnect connector (docs/architecture.md §9): @walletconnect/universal-provider in the frame. This
+ * module is a lazy chunk (the provider is most of its weight); `walletConnect.ts` loads it in the
+ * background once the frame is idle, so choosing WalletConnect only waits for the relay.
+ *
+ * The session lives in the frame's storage (walletConnectStorage.ts), so a reload restores it without
+ * a new pairing. Verify and telemetry are the SDK's own calls to hosted services; local and test builds
+ * turn them off at build time (frame-app/vite.config.ts), production builds keep them.
+ */
+import * as Caip from '@doorway/shared/Caip'
+import * as Errors from '@doorway/shared/Errors'
+import type * as Protocol from '@doorway/shared/Protocol'
+import { UniversalProvider } from '@walletconnect/universal-provider'
+import { type Connector, walletConnectId } from '../../core/connectors/Connector.js'
+import * as Storage from './walletConnectStorage.js'
+
+/** What a wallet may be asked over the session; the wallet approves the ones it supports. */
+export const methods = [
+  'eth_accounts',
+  'eth_requestAccounts',
+  'eth_chainId',
+  'eth_sendTransaction',
+  'eth_signTransaction',
+  'eth_sign',
+  'personal_sign',
+  'eth_signTypedData',
+  'eth_signTypedData_v4',
+  'wallet_switchEthereumChain',
+  'wallet_addEthereumChain',
+  'wallet_getPermissions',
+  'wallet_requestPermissions',
+  'wallet_watchAsset',
+  'wallet_getCapabilities',
+  'wallet_sendCalls',
+  'wallet_getCallsStatus',
+  'wallet_grantPermissions',
+]
+export const events = ['chainChanged', 'accountsChanged']
+
+/** spec §4 wallet-connect events, as the connection state needs them. */
+export type Event =
+  | { type: 'accountsChanged'; accounts: unknown[] }
+  | { type: 'chainChanged'; chainId: Protocol.Network['caipNetworkId'] }
+  | { type: 'disconnect' }
+  | { type: 'error'; error: unknown }
+
+export type Peer = { name: string; icon?: string }
+
+export type WalletConnect = {
+  connector: Connector
+  /** The restored or current session's wallet, if there is a session. */
+  peer(): Peer | undefined
+  /**
+   * One pairing attempt: `onUri` gets the `wc:` URI to show; settles when the wallet answers. A
+   * rejection is a 4001 error; `abort()` ends the attempt with an AbortError.
+   */
+  pair(onUri: (uri: string) => void): Promise<void>
+  abort(): void
+  disconnect(): Promise<void>
+  subscribe(listener: (event: Event) => void): () => void
+}
+
+export type Options = {
+  projectId: string
+  relayUrl: string
+  networks: readonly Protocol.Network[]
+  metadata: { name: string; description: string; url: string; icons: string[] }
+}
+
+export async function create(options: Options): Promise<WalletConnect> {
+  const { networks } = options
+  const evm = networks.filter((n) => n.caipNetworkId.startsWith('eip155:'))
+  const storage = Storage.create()
+  const provider = await UniversalProvider.init({
+    projectId: options.projectId,
+    relayUrl: options.relayUrl,
+    metadata: options.metadata,
+    storage,
+    logger: 'silent',
+    telemetryEnabled: false,
+  })
+
+  const listeners = new Set<(event: Event) => void>()
+  listen(provider, (event) => listeners.forEach((listener) => listener(event)))
+
+  let attempt: { reject(error: unknown): void } | undefined
+  // Reads go to the dapp's RPC URLs only: a chain without one would fall back to a hosted RPC.
+  const rpcMap: Record<string, string> = Object.fromEntries(
+    evm.flatMap((n) => (n.rpcUrl ? [[Caip.parseChainId(n.caipNetworkId).reference, n.rpcUrl]] : [])),
+  )
+  async function disconnect() {
+    try {
+      if (provider.session) await provider.disconnect()
+    } finally {
+      await storage.clear()
+    }
+  }
+
+  return {
+    connector: connectorOf(provider, rpcMap, disconnect),
+    peer() {
+      const metadata = provider.session?.peer.metadata
+      return metadata && { name: metadata.name, ...(metadata.icons[0] && { icon: metadata.icons[0] }) }
+    },
+    pair(onUri) {
+      const onDisplay = (uri: string) => onUri(uri)
+      provider.on('display_uri', onDisplay)
+      const aborted = new Promise<never>((_, reject) => (attempt = { reject }))
+      const connected = provider.connect({
+        optionalNamespaces: {
+          eip155: {
+            chains: evm.map((n) => n.caipNetworkId),
+            methods,
+            events,
+            rpcMap,
+          },
+        },
+      })
+      return Promise.race([connected, aborted])
+        .then((session) => {
+          if (!session) throw Errors.userRejected()
+        })
+        .catch((error: unknown) => {
+          throw toError(error)
+        })
+        .finally(() => {
+          provider.off('display_uri', onDisplay)
+          attempt = undefined
+        })
+    },
+    abort() {
+      provider.abortPairingAttempt()
+      attempt?.reject(new DOMException('The pairing was replaced', 'AbortError'))
+    },
+    disconnect,
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+}
+
+type Provider = Awaited<ReturnType<typeof UniversalProvider.init>>
+
+/** The provider's and the relay's events, as the connection reads them (spec §4). */
+function listen(provider: Provider, emit: (event: Event) => void) {
+  provider.on('accountsChanged', (accounts: unknown) => emit({ type: 'accountsChanged', accounts: Array.isArray(accounts) ? accounts : [] }))
+  provider.on('chainChanged', (chain: unknown) => {
+    // The provider's chain ids: a number, a decimal or hex string, or already CAIP-2.
+    const chainId = Caip.fromEip155(chain)
+    if (chainId) emit({ type: 'chainChanged', chainId })
+  })
+  provider.on('session_delete', () => emit({ type: 'disconnect' }))
+  // The provider does not listen for expiry (7 days without use): the session is over all the same.
+  provider.client.on('session_expire', ({ topic }) => topic === provider.session?.topic && emit({ type: 'disconnect' }))
+  provider.client.core.relayer.on('relayer_error', (error: unknown) => emit({ type: 'error', error }))
+}
+
+/** EIP-1193 requests over the session; reads need one of the dapp's RPC URLs (`rpcMap`). */
+function connectorOf(provider: Provider, rpcMap: Record<string, string>, disconnect: () => Promise<void>): Connector {
+  return {
+    id: walletConnectId,
+    name: 'WalletConnect',
+    type: 'WALLET_CONNECT',
+    chain: 'eip155',
+    async request({ method, params }) {
+      const session = provider.session
+      if (!session) throw Errors.disconnected()
+      const chain = String(await provider.request({ method: 'eth_chainId' }))
+      if (!session.namespaces.eip155?.methods.includes(method) && !rpcMap[chain])
+        throw Errors.fromCode(Errors.codes.chainDisconnected, `No RPC URL for chain eip155:${chain}: it is not one of the app's networks`)
+      const result = await provider.request({ method, ...(params !== undefined && { params }) }).catch((error: unknown) => {
+        throw toError(error)
+      })
+      if (method !== 'eth_chainId') return result
+      // The provider answers eth_chainId with a number; EIP-1193 says hex.
+      const chainId = Caip.fromEip155(result)
+      return chainId ? Caip.eip155Hex(chainId) : result
+    },
+    disconnect,
+  }
+}
+
+/** Wallet answers become typed errors: a rejected proposal is 4001 (spec §8 / EIP-1193). */
+function toError(error: unknown): Error {
+  if (error instanceof Errors.DoorwayError || (error instanceof DOMException && error.name === 'AbortError')) return error
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
+  const text = typeof message === 'string' ? message : String(error)
+  // WalletConnect's USER_REJECTED is 5000 and its proposal rejections say "rejected".
+  if (code === 5000 || code === 4001 || (typeof code !== 'number' && /reject/i.test(text))) return Errors.userRejected()
+  // Wallet errors keep their EIP-1193 code (4902 drives the add-chain step of spec §4).
+  if (typeof code === 'number') return Errors.fromCode(code, text)
+  return new Errors.DoorwayError(text || 'WalletConnect failed', { cause: error })
+}

@@ -1,0 +1,31 @@
+/**
+ * The modal's state as the host sees it (spec §3 ModalState): the core's open, view, loading and
+ * connection, and the account's own name from the names feature. Composed here, on the host's side,
+ * so that the core need not know about names.
+ */
+import type * as Protocol from '@doorway/shared/Protocol'
+import * as S from '@doorway/shared/Schema'
+import { atom } from 'jotai'
+import { accountAtom, activeStatusAtom, toProtocol } from '../core/connection.js'
+import { loadingAtom, openAtom } from '../core/modal.js'
+import { routeAtom } from '../core/router.js'
+import { accountIdentityAtom, type Identity } from '../features/names/names.js'
+
+export const modalStateAtom = atom<Protocol.ModalState>((get) => {
+  const account = get(accountAtom)
+  const identity = get(accountIdentityAtom)
+  return {
+    open: get(openAtom),
+    view: get(routeAtom).view,
+    loading: get(loadingAtom),
+    status: get(activeStatusAtom),
+    ...(account && toProtocol(account)),
+    ...(identity.status === 'ready' && identity.identity && profileOf(identity.identity)),
+  }
+})
+
+/** spec §3 profileName and profileImage, as far as the protocol carries them (an inline image stays in the frame). */
+function profileOf(identity: Identity): Pick<Protocol.ModalState, 'profileName' | 'profileImage'> {
+  const { name, imageUrl } = identity
+  return { ...(name.length <= 255 && { profileName: name }), ...(S.url(imageUrl) && { profileImage: imageUrl }) }
+}
