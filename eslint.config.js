@@ -40,4 +40,5 @@ export default tseslint.config(
   // Playwright reads a hook's fixtures from its first parameter, which must be a destructuring pattern.
   { files: ['e2e/**'], rules: { 'no-empty-pattern': 'off' } },
   { files: ['**/*.js', '**/*.cjs', '**/*.mjs'], extends: [tseslint.configs.disableTypeChecked] },
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
 )

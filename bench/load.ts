@@ -1,5 +1,4 @@
 /** What the api benches share: a request run `concurrency` at a time until `requests` are done, its p50/p95, and free ports. */
-import { createServer } from 'node:net'
 
 /**
  * Runs `request(i)` for i = 0 … requests − 1, `concurrency` at a time, and times each; a request that
@@ -32,13 +31,4 @@ export function quantile(values: readonly number[], q: number): number {
   return Math.round((low + (high - low) * (at - Math.floor(at))) * 10) / 10
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('No free port'))))
-    })
-  })
-}
+export { freePort } from '@doorway/storage/TestPostgres'

@@ -84,7 +84,8 @@ export function findBin(base = '/usr/lib/postgresql'): string {
   return join(base, newest, 'bin')
 }
 
-function freePort(): Promise<number> {
+/** A TCP port nothing listens on now, on 127.0.0.1 (for a throwaway server; the bench's too). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.once('error', reject)

@@ -188,6 +188,7 @@ describe('image blobs', () => {
   test('behavior: control characters never reach the SVG', async () => {
     const { text } = await get(`/public/getTokenImage/${encodeURIComponent('\u0000\u0007E\u001bTH')}`)
     expect(text).toContain('>ETH</text>')
+    // eslint-disable-next-line no-control-regex -- control characters are what this test looks for
     expect(text).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/)
   })
 

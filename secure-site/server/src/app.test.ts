@@ -487,7 +487,7 @@ describe.each(backends)('app on %s', (_, create) => {
     test('error: 20 failures in 24 h lock the email, tell its owner, and refuse even a right code', async () => {
       const to = email()
       const plan = [5, 5, 5, 4, 1]
-      let challengeId = ''
+      let challengeId: string
       for (const failures of plan) {
         const d = await enrolled()
         challengeId = await start(d, to)
