@@ -41,7 +41,40 @@ type Asset = OnrampSandbox.Asset
 type Method = OnrampSandbox.PaymentMethod
 
 export function render(options: render.Options): string {
-  const { assets: sold, query, settleMs, methods, currencies, testCards } = options
+  return layout('Buy crypto · Doorway sandbox onramp', body(options, order(options)))
+}
+export declare namespace render {
+  type Options = {
+    /** What the sandbox sells. */
+    assets: readonly Asset[]
+    /** The buy link's query (Coinbase's buy page parameters). */
+    query: URLSearchParams
+    /** How long the page waits for the bank's callback. */
+    settleMs: number
+    methods: Readonly<Record<Method, { label: string }>>
+    currencies: readonly string[]
+    testCards: { success: string; decline: string }
+    /** The sandbox's quote (throws with the reason an amount cannot be quoted). */
+    quote(request: Record<string, unknown>): OnrampSandbox.Quote
+    /** What an amount of crypto costs with the fees, in cents. */
+    fiatFor(asset: Asset, currency: string, method: Method, crypto: number): bigint
+  }
+}
+
+/** What the page shows: the link's order, with the asset, amount and quote it starts from. */
+type Order = {
+  link: Link
+  /** What the sandbox sells that the link's wallet can receive. */
+  offered: Asset[]
+  asset: Asset
+  amount: string
+  quote: OnrampSandbox.Quote | undefined
+  /** Why the amount has no quote, or ''. */
+  error: string
+}
+
+function order(options: render.Options): Order {
+  const { assets: sold, query, currencies } = options
   const link = parse(query, currencies)
   const offered = sold.filter(
     (a) =>
@@ -56,8 +89,7 @@ export function render(options: render.Options): string {
     offered.find((a) => onNetwork(a) && (link.defaultAsset === undefined || a.symbol === link.defaultAsset)) ??
     offered.find(onNetwork) ??
     offered[0]!
-  const method = link.method
-  const currency = link.currency
+  const { method, currency } = link
   const amount =
     link.presetFiatAmount !== undefined
       ? link.presetFiatAmount.toFixed(2)
@@ -71,13 +103,18 @@ export function render(options: render.Options): string {
   } catch (e) {
     error = (e as Error).message
   }
-  const money = (m: OnrampSandbox.Money | undefined) => (m ? `${m.value} ${m.currency}` : '—')
+  return { link, offered, asset, amount, quote, error }
+}
+
+function body(options: render.Options, { link, offered, asset, amount, quote, error }: Order): string {
+  const { settleMs, methods, currencies, testCards } = options
+  const { method, currency } = link
   const key = (a: Asset) => `${a.symbol}|${a.network}`
   const option = (value: string, label: string, selected: boolean) => `<option value="${escape(value)}"${selected ? ' selected' : ''}>${escape(label)}</option>`
   const radio = (id: Method) =>
     `<label><input type="radio" name="payment_method" value="${id}"${id === method ? ' checked' : ''} /> ${escape(methods[id].label)}</label>`
   const spaced = (n: string) => n.replace(/(\d{4})(?=\d)/g, '$1 ')
-  const body = `<main id="buy" data-settle-ms="${Number(settleMs)}">
+  return `<main id="buy" data-settle-ms="${Number(settleMs)}">
 <h1>Buy crypto</h1>
 <p class="note">Doorway sandbox provider: test payments only. Nothing is charged, and what you buy is sent on the local devnet.</p>
 <form id="order-form" novalidate>
@@ -110,17 +147,7 @@ ${radio('ACH_BANK_ACCOUNT')}
 <fieldset id="bank"${method === 'ACH_BANK_ACCOUNT' ? '' : ' hidden'}><legend>Bank account</legend>
 <p class="note">The sandbox bank settles the transfer about ${Math.round(Number(settleMs) / 1000)} seconds after you pay; then the funds are sent.</p>
 </fieldset>
-<section aria-labelledby="summary-title">
-<h2 id="summary-title">Your order</h2>
-<dl>
-<dt>You pay</dt><dd id="pay">${escape(money(quote?.payment_total))}</dd>
-<dt>Fee</dt><dd id="fee">${escape(money(quote?.coinbase_fee))}</dd>
-<dt>Network fee</dt><dd id="network-fee">${escape(money(quote?.network_fee))}</dd>
-<dt>You receive</dt><dd id="receive">${escape(money(quote?.purchase_amount))}</dd>
-<dt>Network</dt><dd id="network">${escape(`${asset.displayName} (${asset.network})`)}</dd>
-<dt>Delivered to</dt><dd id="wallet">${escape(link.wallet.address)}</dd>
-</dl>
-</section>
+${summary(link, asset, quote)}
 <button type="submit" id="pay-button"${quote ? '' : ' disabled'}>Pay</button>
 </form>
 <section id="progress" aria-labelledby="progress-title" hidden>
@@ -134,24 +161,21 @@ ${radio('ACH_BANK_ACCOUNT')}
 </section>
 <p id="status" role="status" aria-live="polite"></p>
 </main>`
-  return layout('Buy crypto · Doorway sandbox onramp', body)
 }
-export declare namespace render {
-  type Options = {
-    /** What the sandbox sells. */
-    assets: readonly Asset[]
-    /** The buy link's query (Coinbase's buy page parameters). */
-    query: URLSearchParams
-    /** How long the page waits for the bank's callback. */
-    settleMs: number
-    methods: Readonly<Record<Method, { label: string }>>
-    currencies: readonly string[]
-    testCards: { success: string; decline: string }
-    /** The sandbox's quote (throws with the reason an amount cannot be quoted). */
-    quote(request: Record<string, unknown>): OnrampSandbox.Quote
-    /** What an amount of crypto costs with the fees, in cents. */
-    fiatFor(asset: Asset, currency: string, method: Method, crypto: number): bigint
-  }
+
+function summary(link: Link, asset: Asset, quote: OnrampSandbox.Quote | undefined): string {
+  const money = (m: OnrampSandbox.Money | undefined) => (m ? `${m.value} ${m.currency}` : '—')
+  return `<section aria-labelledby="summary-title">
+<h2 id="summary-title">Your order</h2>
+<dl>
+<dt>You pay</dt><dd id="pay">${escape(money(quote?.payment_total))}</dd>
+<dt>Fee</dt><dd id="fee">${escape(money(quote?.coinbase_fee))}</dd>
+<dt>Network fee</dt><dd id="network-fee">${escape(money(quote?.network_fee))}</dd>
+<dt>You receive</dt><dd id="receive">${escape(money(quote?.purchase_amount))}</dd>
+<dt>Network</dt><dd id="network">${escape(`${asset.displayName} (${asset.network})`)}</dd>
+<dt>Delivered to</dt><dd id="wallet">${escape(link.wallet.address)}</dd>
+</dl>
+</section>`
 }
 
 type Link = {
@@ -202,20 +226,28 @@ function parse(query: URLSearchParams, currencies: readonly string[]): Link {
 
 /** The first wallet of destinationWallets (JSON) with an EVM address: this sandbox delivers on EVM chains. */
 function wallet(json: string | null): Link['wallet'] {
-  let wallets: unknown
-  try {
-    wallets = JSON.parse(json ?? '')
-  } catch {}
-  const strings = (x: unknown): x is string[] | undefined => x === undefined || (Array.isArray(x) && x.every((s) => typeof s === 'string'))
-  const found = Array.isArray(wallets)
-    ? wallets.find(
-        (w): w is Link['wallet'] =>
-          typeof w === 'object' && w !== null && typeof w.address === 'string' && /^0x[0-9a-fA-F]{40}$/.test(w.address) && strings(w.blockchains) && strings(w.assets),
-      )
-    : undefined
+  const wallets = parseJson(json ?? '')
+  const found = Array.isArray(wallets) ? wallets.find(isWallet) : undefined
   if (!found) throw new PageError('destinationWallets must be a JSON list with a wallet whose address is a 0x EVM address')
   return { address: found.address, blockchains: found.blockchains, assets: found.assets }
 }
+
+// Not JSON reads as no wallets, so the page says what destinationWallets must be.
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+function isWallet(value: unknown): value is Link['wallet'] {
+  if (typeof value !== 'object' || value === null) return false
+  const { address, blockchains, assets } = value as Record<string, unknown>
+  return typeof address === 'string' && /^0x[0-9a-fA-F]{40}$/.test(address) && isStrings(blockchains) && isStrings(assets)
+}
+
+const isStrings = (x: unknown): x is string[] | undefined => x === undefined || (Array.isArray(x) && x.every((s) => typeof s === 'string'))
 
 const centsText = (cents: bigint) => `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`
 
