@@ -5,6 +5,7 @@
 import { encode } from 'uqr'
 import { useEffect, useMemo } from 'react'
 import { WalletIcon } from './WalletIcon.js'
+import './QrCode.css'
 
 /** Set when a QR is painted: `npm run bench` measures choosing WalletConnect to this mark. */
 export const qrVisibleMark = 'doorway:qr-visible'

@@ -1,4 +1,5 @@
 import { type KeyboardEvent, type ReactNode, useId, useRef } from 'react'
+import './Tabs.css'
 
 export type Tab<K extends string> = { key: K; label: string; panel: () => ReactNode }
 

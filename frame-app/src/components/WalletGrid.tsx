@@ -6,6 +6,7 @@ import { allWalletsText } from '@doorway/shared/texts/allWallets'
 import { useState } from 'react'
 import type { Wallet } from '../features/catalogue/catalogue.js'
 import { WalletIcon } from './WalletIcon.js'
+import './WalletGrid.css'
 
 const columns = 4
 const rowHeight = 96

@@ -20,6 +20,7 @@ import { accountIdentityAtom, refreshIdentityAtom } from '../../features/names/n
 import { activeNetworkAtom } from '../../core/network.js'
 import { pushAtom } from '../../core/router.js'
 import { useCopy } from '../../components/useCopy.js'
+import './Account.css'
 
 // Lazy chunks: Activity only when features.history is on (spec §1), NFTs when its tab opens.
 const Activity = lazy(() => import('./Activity.js'))

@@ -8,6 +8,7 @@ import { configAtom, mobileAtom } from '../../core/config.js'
 import { pushAtom } from '../../core/router.js'
 import { CatalogueWallets, useCatalogueCount } from './CatalogueWallets.js'
 import { InstalledWallets } from './InstalledWallets.js'
+import './Connect.css'
 
 // Optional interface parts (spec §1): fetched only when their feature is on, warmed at init.
 export const loadEmailLogin = () => import('./EmailLogin.js')

@@ -6,6 +6,7 @@ import { useAtomValue, useSetAtom } from 'jotai'
 import { type ClipboardEvent, type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
 import { loginAtom, otherEmailAtom, resendCodeAtom, submitCodeAtom, submitEmailAtom } from '../../features/embedded/emailLogin.js'
 import { secureStatusAtom } from '../../features/embedded/secure.js'
+import './EmailLogin.css'
 
 export default function EmailLogin() {
   const login = useAtomValue(loginAtom)

@@ -28,6 +28,7 @@ import * as Links from './links.js'
 import { CatalogueWallets } from '../Connect/CatalogueWallets.js'
 import { QrCode } from '../../components/QrCode.js'
 import { useCopy } from '../../components/useCopy.js'
+import './ConnectingWalletConnect.css'
 
 export default function ConnectingWalletConnect({ route }: { route: RouteOf<'ConnectingWalletConnect'> }) {
   const chosen = useAtomValue(chosenWalletAtom)

@@ -31,6 +31,7 @@ import {
   setOnrampMethodAtom,
 } from '../../features/onramp/onramp.js'
 import * as Rules from '../../features/onramp/onrampRules.js'
+import './OnRamp.css'
 
 export function OnRamp() {
   const account = useAtomValue(accountAtom)

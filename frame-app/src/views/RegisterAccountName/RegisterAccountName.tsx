@@ -25,6 +25,7 @@ import {
   registrationAtom,
   typeNameAtom,
 } from '../../features/names/nameForm.js'
+import './RegisterAccountName.css'
 
 export function RegisterAccountName() {
   const account = useAtomValue(accountAtom)

@@ -23,6 +23,7 @@ import { chooseTokenAtom, draftAtom, sendAtom, setAmountAtom, setReceiverAtom } 
 import type { Prefill } from '../../features/send/sendArguments.js'
 import * as Rules from '../../features/send/sendRules.js'
 import { loadTokensAtom, tokensAtom } from '../../features/balances/tokens.js'
+import './Send.css'
 
 export function Send({ route }: { route: RouteOf<'Send'> }) {
   const account = useAtomValue(accountAtom)

@@ -36,6 +36,7 @@ import * as Rules from '../../features/swap/swapRules.js'
 import { loadTokensAtom, tokensAtom } from '../../features/balances/tokens.js'
 import { Field } from '../Send/Field.js'
 import { QuoteDetails, SlippageControl, TokenChip } from './parts.js'
+import './Swap.css'
 
 export function Swap({ route }: { route: RouteOf<'Swap'> }) {
   const account = useAtomValue(accountAtom)
