@@ -6,7 +6,11 @@
  * Each call is a free function over an explicit `Context`, typed from the api's route table
  * (shared/src/contracts/api.ts, imported as a type only: its code never loads in the frame) and checked
  * by the result schema the table holds, imported from the contract's module for that group of routes.
- * `create` binds them to one context, as the frame's state holds one client per project.
+ * `create` binds them to one context, as the frame's state holds one client per project. Only the calls
+ * the frame makes from its first script are here (balances, the account's name, the wallet catalogue,
+ * analytics); the calls of lazy views (history and NFTs, swaps and gas prices, onramp, name lookup and
+ * registration) are in modules of their own, loaded with the first such call: the first script holds
+ * their names, not their code.
  */
 import type { ChainId } from '@doorway/shared/Caip'
 import * as Constants from '@doorway/shared/Constants'
@@ -16,10 +20,8 @@ import * as Analytics from '@doorway/shared/contracts/api/analytics'
 import * as Balances from '@doorway/shared/contracts/api/balances'
 import * as Catalogue from '@doorway/shared/contracts/api/catalogue'
 import * as Names from '@doorway/shared/contracts/api/names'
-import * as Name from '@doorway/shared/Name'
 import type * as S from '@doorway/shared/Schema'
-import { errors, format } from '@doorway/shared/Texts'
-import type { QuoteRequest, UrlRequest } from './fallbacks.js'
+import { errors } from '@doorway/shared/Texts'
 
 export const timeoutMs = 10_000
 
@@ -38,15 +40,17 @@ export type { Balance } from '@doorway/shared/contracts/api/balances'
 export type { WalletListing } from '@doorway/shared/contracts/api/catalogue'
 export type { Identity, NameRegistration, Profile } from '@doorway/shared/contracts/api/names'
 export type { AnalyticsEvent } from '@doorway/shared/contracts/api/analytics'
-// The history and NFT answers are checked by schemas of their own chunk, loaded with the tabs that ask.
+// The history and NFT calls and their answers' schemas are a chunk of their own, loaded with the tabs that ask.
 export type { HistoryPage, Nft, NftPage, OperationType, Transaction, Transfer } from './accountPages.js'
 const accountPages = () => import('./accountPages.js')
-// The swap answers' schemas likewise load with the Swap chunk.
+// The swap calls likewise load with the Swap chunk.
 export type { ApproveTransaction, Quote, SwapToken, SwapTransaction } from './swapCalls.js'
 const swapCalls = () => import('./swapCalls.js')
-// The onramp's schemas and spec §8 fallbacks likewise load with the OnRamp chunk.
+// The onramp calls, with the spec §8 fallbacks, likewise load with the OnRamp chunk.
 export type { OnrampNetwork, OnrampOptions, OnrampQuote, PaymentMethod, PurchaseCurrency, QuoteRequest as OnrampQuoteRequest, UrlRequest as OnrampUrlRequest } from './fallbacks.js'
-const onrampCalls = () => import('./fallbacks.js')
+const onrampCalls = () => import('./onrampCalls.js')
+// The name calls the Send and RegisterAccountName views make likewise load with them.
+const nameCalls = () => import('./nameCalls.js')
 
 /** What every call needs: where the api is, and who asks (spec §7's common query). */
 export type Context = { baseUrl: string; projectId: string; sdkType: string; sdkVersion: string; fetch: typeof fetch }
@@ -93,100 +97,20 @@ type Call<E extends Api.Endpoint> = (
  * query, the body and the answer's schema are checked against the table when the frame compiles, and
  * at runtime it is `http` itself: no table, no path template in the frame.
  */
-const call = http as <E extends Api.Endpoint>(...args: Parameters<Call<E>>) => ReturnType<Call<E>>
+export const call = http as <E extends Api.Endpoint>(...args: Parameters<Call<E>>) => ReturnType<Call<E>>
 
 /**
- * Every call of the api, each a free function of the context and its arguments (the client's methods,
- * once `create` binds them). One object of them rather than one export each: the names are written once
- * in the frame's first script.
+ * The calls of the frame's first script, each a free function of the context and its arguments (the
+ * client's methods, once `create` binds them). One object of them rather than one export each: the names
+ * are written once in the frame's first script.
  */
 export const calls = {
-  // ---- balances, history, NFTs ------------------------------------------------------------------------
-
   balances(context: Context, address: string, params: { chainId?: ChainId; forceUpdate?: boolean }, signal?: AbortSignal) {
     const query = { currency: Constants.priceCurrency, chainId: params.chainId, forceUpdate: params.forceUpdate || undefined }
     return call<'GET /v1/account/:address/balance'>(context, 'GET', `/v1/account/${encodeURIComponent(address)}/balance`, Balances.balances, { query, signal }).then((r) => r.balances)
   },
 
-  /**
-   * spec §7 GET /v1/account/{account}/history: one page, newest first; `cursor` is the previous page's
-   * `next`. With `onramp: 'coinbase'`, the account's onramp orders ('buy').
-   */
-  async history(context: Context, address: string, params: { chainId: ChainId; cursor?: string | undefined; onramp?: 'coinbase' | undefined }, signal?: AbortSignal) {
-    const { historyPage } = await accountPages()
-    const query = { chainId: params.chainId, cursor: params.cursor || undefined, onramp: params.onramp }
-    return call<'GET /v1/account/:account/history'>(context, 'GET', `/v1/account/${encodeURIComponent(address)}/history`, historyPage, { query, signal })
-  },
-
-  /** GET /v1/account/{address}/nfts: one page of the NFTs the account holds on `chainId`. */
-  async nfts(context: Context, address: string, params: { chainId: ChainId; cursor?: string | undefined }, signal?: AbortSignal) {
-    const { nftPage, fromNftPage } = await accountPages()
-    const query = { chainId: params.chainId, cursor: params.cursor || undefined }
-    return fromNftPage(await call<'GET /v1/account/:address/nfts'>(context, 'GET', `/v1/account/${encodeURIComponent(address)}/nfts`, nftPage, { query, signal }))
-  },
-
-  // ---- swaps (spec §7 /v1/convert/*) -------------------------------------------------------------------
-
-  /** spec §7 GET /v1/convert/gas-price. */
-  gasPrice(context: Context, chainId: ChainId, signal?: AbortSignal) {
-    return call<'GET /v1/convert/gas-price'>(context, 'GET', '/v1/convert/gas-price', Balances.gasPrice, { query: { chainId }, signal })
-  },
-
-  /** spec §7 GET /v1/convert/tokens: the tokens that have a pool on `chainId`. */
-  async swapTokens(context: Context, chainId: ChainId, signal?: AbortSignal) {
-    const { swapTokens } = await swapCalls()
-    return call<'GET /v1/convert/tokens'>(context, 'GET', '/v1/convert/tokens', swapTokens, { query: { chainId }, signal }).then((r) => r.tokens)
-  },
-
-  /** spec §7 GET /v1/convert/quotes: `amount` in base units of `from`; `gasPrice` in wei prices the network fee. */
-  async swapQuotes(context: Context, params: { amount: bigint; userAddress: string; from: string; to: string; gasPrice?: bigint | undefined }, signal?: AbortSignal) {
-    const { quotes } = await swapCalls()
-    const query = { amount: params.amount.toString(), userAddress: params.userAddress, from: params.from, to: params.to, gasPrice: params.gasPrice?.toString() }
-    return call<'GET /v1/convert/quotes'>(context, 'GET', '/v1/convert/quotes', quotes, { query, signal }).then((r) => r.quotes)
-  },
-
-  /** spec §7 GET /v1/convert/allowance: what the exchange may take of `tokenAddress` (CAIP-10), in base units. */
-  async swapAllowance(context: Context, params: { tokenAddress: string; userAddress: string }, signal?: AbortSignal) {
-    const { allowance } = await swapCalls()
-    return call<'GET /v1/convert/allowance'>(context, 'GET', '/v1/convert/allowance', allowance, { query: params, signal }).then((r) => BigInt(r.allowance))
-  },
-
-  /** spec §7 GET /v1/convert/build-approve: the approval of `amount` of `from` to the exchange; null where the api swaps nothing. */
-  async buildApprove(context: Context, params: { userAddress: string; from: string; to: string; amount: bigint }, signal?: AbortSignal) {
-    const { approveTransaction } = await swapCalls()
-    const query = { userAddress: params.userAddress, from: params.from, to: params.to, amount: params.amount.toString() }
-    return call<'GET /v1/convert/build-approve'>(context, 'GET', '/v1/convert/build-approve', approveTransaction, { query, signal }).then((r) => r.tx)
-  },
-
-  /**
-   * spec §7 POST /v1/convert/build-transaction: the swap, with `slippage` in percent (spec §9); null where
-   * the api swaps nothing. `toAmount` is the quote the person accepted: the bound is taken from it, and a
-   * pool that moved beyond it since is a 409.
-   */
-  async buildSwap(
-    context: Context,
-    params: { amount: bigint; slippage: number; from: string; to: string; userAddress: string; toAmount?: string; disableEstimate?: boolean },
-    signal?: AbortSignal,
-  ) {
-    const { swapTransaction } = await swapCalls()
-    const { amount, slippage, ...rest } = params
-    const body = { amount: amount.toString(), eip155: { slippage }, projectId: context.projectId, ...rest }
-    return call<'POST /v1/convert/build-transaction'>(context, 'POST', '/v1/convert/build-transaction', swapTransaction, { body, signal }).then((r) => r.tx)
-  },
-
-  /** spec §7 POST /v1/fungible/price: US dollar prices of tokens by CAIP-10 id (at most 100). */
-  async prices(context: Context, addresses: readonly string[], signal?: AbortSignal) {
-    const { prices } = await swapCalls()
-    const body = { currency: Constants.priceCurrency, addresses: addresses.slice(0, 100), projectId: context.projectId }
-    return call<'POST /v1/fungible/price'>(context, 'POST', '/v1/fungible/price', prices, { body, signal }).then((r) => r.fungibles)
-  },
-
-  // ---- names (spec §7 /v1/profile/*, /v1/identity) -----------------------------------------------------
-
-  /** spec §7 GET /v1/profile/account/{name}: the name's addresses and attributes (avatar). */
-  profile(context: Context, name: string, signal?: AbortSignal) {
-    return call<'GET /v1/profile/account/:name'>(context, 'GET', `/v1/profile/account/${encodeURIComponent(name)}`, Names.profile, { query: { apiVersion: 2 }, signal })
-  },
+  // ---- the account's name (spec §7 /v1/profile/reverse, /v1/identity) ----------------------------------
 
   /** spec §7 GET /v1/identity/{address}: the name and avatar `address` goes by, as `sender` sees it (cached 5 min by the api). */
   identity(context: Context, address: string, sender: string | undefined, signal?: AbortSignal) {
@@ -197,24 +121,6 @@ export const calls = {
   reverse(context: Context, address: string, sender: string | undefined, signal?: AbortSignal) {
     const query = { sender, apiVersion: 2 }
     return call<'GET /v1/profile/reverse/:address'>(context, 'GET', `/v1/profile/reverse/${encodeURIComponent(address)}`, Names.reverse, { query, signal }).catch(nameError(errors.fetchNamesForAddressFailed, signal))
-  },
-
-  /** spec §7 GET /v1/profile/suggestions/{name}: free names like `name` in the zone (spec §9). */
-  suggestions(context: Context, name: string, signal?: AbortSignal) {
-    return call<'GET /v1/profile/suggestions/:name'>(context, 'GET', `/v1/profile/suggestions/${encodeURIComponent(name)}`, Names.suggestions, { query: { zone: Name.defaultZone }, signal })
-      .then((r) => r.suggestions)
-      .catch(nameError(errors.fetchNameSuggestionsFailed, signal))
-  },
-
-  /** spec §7 POST /v1/profile/account: registers `name`, which the signed message holds (it names the failure, spec §8). */
-  registerName(context: Context, name: string, body: Names.NameRegistration, signal?: AbortSignal) {
-    const fallback = format(errors.registerNameFailed, { name })
-    return call<'POST /v1/profile/account'>(context, 'POST', '/v1/profile/account', Names.success, { body, signal }).then(
-      (r) => {
-        if (!r.success) throw new ApiError(200, fallback)
-      },
-      nameError(fallback, signal),
-    )
   },
 
   // ---- the wallet catalogue and analytics --------------------------------------------------------------
@@ -244,45 +150,35 @@ export const calls = {
   sendEvent(context: Context, event: Analytics.AnalyticsEvent): Promise<unknown> {
     return call<'POST /e'>(context, 'POST', '/e', Names.success, { body: event })
   },
-
-  // ---- onramp (spec §7 /v1/onramp/*, fallbacks spec §8) -----------------------------------------------
-
-  /**
-   * spec §7 GET /v1/onramp/options; spec §8: on failure, the built-in sample options, and `fallback`
-   * says so (the view shows it, and offers no Buy on them). A cancelled call is not a failure.
-   */
-  async onrampOptions(context: Context, signal?: AbortSignal) {
-    const { isOnrampOptions, onrampOptions } = await onrampCalls()
-    return call<'GET /v1/onramp/options'>(context, 'GET', '/v1/onramp/options', isOnrampOptions, { signal }).then(
-      (options) => ({ options, fallback: false }),
-      (error: unknown) => {
-        if (signal?.aborted) throw error
-        return { options: onrampOptions, fallback: true }
-      },
-    )
-  },
-
-  /** spec §7 POST /v1/onramp/quote; spec §8: on failure, the mocked quote with id mocked-quote-id. A cancelled call rejects. */
-  async onrampQuote(context: Context, body: QuoteRequest, signal?: AbortSignal) {
-    const { isOnrampQuote, mockedQuote } = await onrampCalls()
-    return call<'POST /v1/onramp/quote'>(context, 'POST', '/v1/onramp/quote', isOnrampQuote, { body, signal }).catch((error: unknown) => {
-      if (signal?.aborted) throw error
-      return mockedQuote(body)
-    })
-  },
-
-  /** spec §7 POST /v1/generators/onrampurl: the provider's buy page ('' where the network is unsupported). */
-  async onrampUrl(context: Context, body: UrlRequest, signal?: AbortSignal) {
-    const { isOnrampUrl } = await onrampCalls()
-    return call<'POST /v1/generators/onrampurl'>(context, 'POST', '/v1/generators/onrampurl', isOnrampUrl, { body, signal }).then((r) => r.url)
-  },
 }
+
+/** The calls whose code is in a lazy chunk, each by the loader of its module (which exports it by that name). */
+const loaded = {
+  history: accountPages,
+  nfts: accountPages,
+  gasPrice: swapCalls,
+  swapTokens: swapCalls,
+  swapQuotes: swapCalls,
+  swapAllowance: swapCalls,
+  buildApprove: swapCalls,
+  buildSwap: swapCalls,
+  prices: swapCalls,
+  onrampOptions: onrampCalls,
+  onrampQuote: onrampCalls,
+  onrampUrl: onrampCalls,
+  profile: nameCalls,
+  suggestions: nameCalls,
+  registerName: nameCalls,
+}
+// Each lazy call's type is its module's export of that name (never, which no caller can call, if it has none).
+type Loaded = { [K in keyof typeof loaded]: Export<Awaited<ReturnType<(typeof loaded)[K]>>, K> }
+type Export<M, K> = K extends keyof M ? M[K] : never
 
 /**
  * spec §8 name calls: the api's own reason for a refusal (a 4xx), else the call's fallback text, as
  * an ApiError still carrying the status. A cancelled call rejects as it was cancelled.
  */
-function nameError(fallback: string, signal: AbortSignal | undefined) {
+export function nameError(fallback: string, signal: AbortSignal | undefined) {
   return (error: unknown): never => {
     if (signal?.aborted) throw error
     const status = error instanceof ApiError ? error.status : 0
@@ -294,13 +190,16 @@ function nameError(fallback: string, signal: AbortSignal | undefined) {
 // ---- one client per context --------------------------------------------------------------------------
 
 type Bound<F> = { [K in keyof F]: F[K] extends (context: Context, ...args: infer A) => infer R ? (...args: A) => R : never }
-export type Client = Bound<typeof calls> & { http<T>(method: Method, path: string, check: S.Schema<T>, init?: Request): Promise<T> }
+export type Client = Bound<typeof calls & Loaded> & { http<T>(method: Method, path: string, check: S.Schema<T>, init?: Request): Promise<T> }
 
-/** Every call bound to one context (own properties, so tests may spy on one). */
+type Free = (context: Context, ...args: unknown[]) => unknown
+
+/** Every call bound to one context (own properties, so tests may spy on one); a lazy one loads its module first. */
 export function create(options: create.Options): Client {
   const context: Context = { ...options, projectId: options.projectId ?? '', fetch: options.fetch ?? fetch }
-  const bound = Object.entries({ ...calls, http }).map(([name, f]) => [name, (...args: unknown[]) => (f as (c: Context, ...a: unknown[]) => unknown)(context, ...args)])
-  return Object.fromEntries(bound) as Client
+  const bound = Object.entries({ ...calls, http }).map(([name, f]) => [name, (...args: unknown[]) => (f as Free)(context, ...args)])
+  const lazy = Object.entries(loaded).map(([name, load]) => [name, async (...args: unknown[]) => ((await load()) as unknown as Record<string, Free>)[name]!(context, ...args)])
+  return Object.fromEntries([...bound, ...lazy]) as Client
 }
 
 export declare namespace create {

@@ -1,12 +1,10 @@
 /**
- * The onramp calls' schemas (spec §3 Onramp options and quote, §7) and the spec §8 fallbacks: built-in
- * sample options, and a mocked quote with id mocked-quote-id. Their own module, loaded by client.ts
- * with the onramp's first call, so they ship with the OnRamp chunk and not with the frame.
+ * The onramp's spec §8 fallbacks: built-in sample options, and a mocked quote with id mocked-quote-id.
+ * Loaded with the onramp's calls (onrampCalls.ts) and rules, so they ship with the OnRamp chunk and not
+ * with the frame.
  */
 import type { OnrampOptions, OnrampQuote } from '@doorway/shared/contracts/api/onramp'
 
-// The schemas are the api's contract (shared/src/contracts/api/onramp.ts), loaded with this chunk.
-export { options as isOnrampOptions, quote as isOnrampQuote, url as isOnrampUrl } from '@doorway/shared/contracts/api/onramp'
 export type {
   OnrampNetwork,
   OnrampOptions,

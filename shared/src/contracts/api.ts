@@ -290,7 +290,7 @@ export const table = {
     path: '/v1/convert/gas-price',
     summary: "The node's gas price and two faster tiers, in wei",
     query: { ...project, chainId: chain('chainId') },
-    result: Balances.gasPrice,
+    result: Convert.gasPrice,
     errors: [400, 403, 502],
   }),
   buildSwap: Contract.route({

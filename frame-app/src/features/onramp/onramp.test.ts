@@ -3,9 +3,9 @@ import type * as Protocol from '@doorway/shared/Protocol'
 import { createStore } from 'jotai'
 import { afterEach, beforeEach, describe, expect, type MockInstance, test, vi } from 'vitest'
 import type { OnrampOptions, Transaction } from '../../api/client.js'
-// The schema chunks client.ts imports on demand, loaded ahead so fake timers see the calls at once.
+// The call chunks client.ts imports on demand, loaded ahead so fake timers see the calls at once.
 import '../../api/accountPages.js'
-import '../../api/fallbacks.js'
+import '../../api/onrampCalls.js'
 import type { Connector } from '../../core/connectors/Connector.js'
 import { historyAtom as activityAtom } from '../activity/activity.js'
 import { balanceRefreshAtom } from '../balances/balance.js'

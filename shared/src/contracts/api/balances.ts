@@ -1,9 +1,6 @@
 /**
- * The answers of spec §7's balance routes (GET /v1/account/{address}/balance, GET
- * /v1/convert/gas-price), in the shapes of Reown's blockchain API. The api
- * answers with them and the frame checks them on receipt; the route table is contracts/api.ts. Gas
- * prices sit here, not in convert.ts, because the frame's first script checks them (Send) while the
- * swap's shapes load with the Swap view.
+ * The answer of spec §7 GET /v1/account/{address}/balance, in the shape of Reown's blockchain API. The
+ * api answers with it and the frame checks it on receipt; the route table is contracts/api.ts.
  */
 import * as S from '../Described.js'
 
@@ -24,7 +21,3 @@ export const balance = S.object({
 })
 export type Balance = S.Infer<typeof balance>
 export const balances = S.object({ balances: S.array(balance, 512) })
-
-const wei = S.string({ min: 1, max: 78, pattern: /^\d+$/ })
-/** The node's price and two faster tiers, in wei per gas. */
-export const gasPrice = S.object({ standard: wei, fast: wei, instant: wei })

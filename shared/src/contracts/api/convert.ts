@@ -1,7 +1,8 @@
 /**
- * The answers of spec §7's swap routes (/v1/convert/*) and POST /v1/fungible/price, in the shapes of
- * Reown's blockchain API with our additions beside them; the api gives them and the frame checks them
- * (loaded with its Swap view). The route table is contracts/api.ts.
+ * The answers of spec §7's swap routes (/v1/convert/*, the gas price among them) and POST
+ * /v1/fungible/price, in the shapes of Reown's blockchain API with our additions beside them; the api
+ * gives them and the frame checks them (loaded with its Swap and Send views). The route table is
+ * contracts/api.ts.
  */
 import * as Caip from '../../Caip.js'
 import * as S from '../Described.js'
@@ -41,6 +42,10 @@ export const quote = S.object({
 })
 export type Quote = S.Infer<typeof quote>
 export const quotes = S.object({ quotes: S.array(quote, 8) })
+
+const wei = S.string({ min: 1, max: 78, pattern: /^\d+$/ })
+/** GET /v1/convert/gas-price: the node's price and two faster tiers, in wei per gas. */
+export const gasPrice = S.object({ standard: wei, fast: wei, instant: wei })
 
 /** GET /v1/convert/allowance: what the exchange may take of the token (native: max uint256). */
 export const allowance = S.object({ allowance: integer })
