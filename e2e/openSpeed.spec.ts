@@ -15,7 +15,7 @@ function requests(page: Page) {
 
 // What a person's intent may load: the flows, WalletConnect (its views, the QR encoder and the
 // connector with the relay socket), the sign-in and the embedded wallet's approval and export.
-const heavy = /\/assets\/(Send|Swap|OnRamp|Receive|Activity|Nfts|RegisterAccountName|SIWXSignMessage|siwxFlow|ConnectingWalletConnect|QrCode|walletConnect|ApproveTransaction|ExportWallet|sendRules|TransactionHash)-[\w-]+\.js$/
+const heavy = /\/assets\/(Send|Swap|OnRamp|Receive|Activity|Nfts|RegisterAccountName|SIWXSignMessage|siwxFlow|ConnectingWalletConnect|QrCode|walletConnectConnector|ApproveTransaction|ExportWallet|sendRules|TransactionHash)-[\w-]+\.js$/
 
 /** The frame-app's document, for waiting until it has gone idle (where the old design warmed WalletConnect). */
 const frameDocument = (page: Page) => page.frames().find((f) => f.url().startsWith('http://127.0.0.1:5174'))!
@@ -56,6 +56,6 @@ test('behavior: no feature chunk, WalletConnect code or secure-site is fetched b
 
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
   await expect(modalFrame(page).getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
-  await expect.poll(() => urls.some((url) => /\/assets\/walletConnect-[\w-]+\.js$/.test(url))).toBe(true)
+  await expect.poll(() => urls.some((url) => /\/assets\/walletConnectConnector-[\w-]+\.js$/.test(url))).toBe(true)
   await expect.poll(() => urls.some((url) => url.startsWith(secureOrigin))).toBe(true)
 })

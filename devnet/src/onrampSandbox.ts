@@ -1,5 +1,5 @@
 /**
- * The sandbox onramp provider (DESIGN.md §3, port 8793; §9 "Onramp"): a stand-in for a hosted card and
+ * The sandbox onramp provider (docs/architecture.md §3, port 8793; §9 "Onramp"): a stand-in for a hosted card and
  * bank provider behind the HTTP contract of Coinbase Onramp's public API, so that production is a change
  * of the api's `onramp.providerUrl`. It sells the devnet chains' ETH and the manifest's priced tokens,
  * serves the buy page the modal opens (test cards, a bank transfer that settles a few seconds later),
