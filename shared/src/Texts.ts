@@ -42,6 +42,9 @@ export const core = {
   unrecognizedChain,
 } as const
 
+/** spec §8; its own export so the secure-site carries it without the errors section. */
+export const emailLoginThrottled = 'Please try again after {n} seconds'
+
 export const errors = {
   featureOff: 'The {view} view needs features.{feature} to be on',
   notInitialized: 'The wallet modal is not initialised yet',
@@ -80,7 +83,7 @@ export const errors = {
   emailLoginDependencyUnavailable: 'Unable to load email login dependency',
   // spec §5 validation
   invalidSendInput: 'Please enter a valid amount and receiver address',
-  emailLoginThrottled: 'Please try again after {n} seconds',
+  emailLoginThrottled,
   // our own: the channel to the modal frame and createModal options (not in the spec)
   // EIP-1193 provider errors, standard texts (4001, 4100, 4200, 4900, 4901, 4902)
 } as const

@@ -4,7 +4,7 @@ import * as Shares from '@doorway/secure-site/common/Shares'
 import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
 import { format } from '@doorway/shared/Texts'
-import { emailText } from '@doorway/shared/texts/email'
+import { secureText } from '@doorway/shared/texts/email'
 import { exportKeyText } from '@doorway/shared/texts/exportKey'
 import { Aborted } from '../approval/Approval.js'
 import { element, holdToConfirm, type Listen, observesVisibility, type Visibility, watchIntersection, watchPage } from '../approval/guard.js'
@@ -117,7 +117,7 @@ function wire(view: View) {
   listen(screen.code, 'submit', (event) => {
     event.preventDefault()
     const code = screen.input.value.replace(/\s/g, '')
-    if (!/^\d{6}$/.test(code)) return say(view, emailText.codeInvalid, true)
+    if (!/^\d{6}$/.test(code)) return say(view, secureText.codeInvalid, true)
     void run(view, exportKeyText.verifying, (signal) => unlock(view, code, signal))
   })
 }
@@ -162,7 +162,7 @@ async function run(view: View, working: string, work: (signal: AbortSignal) => P
     say(view, '')
   } catch (error) {
     if (view.signal.aborted) return
-    say(view, timedOut ? emailText.timedOut : error instanceof Errors.DoorwayError ? error.message : emailText.unavailable, true)
+    say(view, timedOut ? secureText.timedOut : error instanceof Errors.DoorwayError ? error.message : secureText.unavailable, true)
   } finally {
     view.win.clearTimeout(timer)
     view.busy = false

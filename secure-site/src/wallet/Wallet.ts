@@ -12,8 +12,8 @@ import * as Seal from '@doorway/secure-site/common/Seal'
 import * as Shares from '@doorway/secure-site/common/Shares'
 import type * as Contract from '@doorway/shared/Contract'
 import * as Errors from '@doorway/shared/Errors'
-import { errors, format } from '@doorway/shared/Texts'
-import { emailText } from '@doorway/shared/texts/email'
+import { emailLoginThrottled, format } from '@doorway/shared/Texts'
+import { secureText } from '@doorway/shared/texts/email'
 import { split } from 'shamir-secret-sharing'
 import type { LocalAccount } from 'viem/accounts'
 import * as Device from './Device.js'
@@ -95,7 +95,7 @@ type Verified = Contract.Result<Server.Route<'POST /v1/email/verify'>>
 /** CONNECT_OTP: verifies the code, then creates the wallet, or recovers it with R1 + R2 and enrols this device. */
 export async function connectOtp(wallet: Wallet, code: string, signal?: AbortSignal): Promise<Account> {
   const { challenge } = wallet
-  if (!challenge) throw new Errors.DoorwayError(emailText.expired)
+  if (!challenge) throw new Errors.DoorwayError(secureText.expired)
   const ephemeral = await Seal.generateKeyPair()
   let verified: Verified
   try {
@@ -182,7 +182,7 @@ export async function exportCode(wallet: Wallet, host: string, signal?: AbortSig
 export async function exportSecret(wallet: Wallet, host: string, code?: string, signal?: AbortSignal): Promise<Uint8Array> {
   const { store } = wallet.options
   const record = await Device.wallet(store)
-  if (!record || (code !== undefined && !wallet.exportChallenge)) throw new Errors.DoorwayError(emailText.expired)
+  if (!record || (code !== undefined && !wallet.exportChallenge)) throw new Errors.DoorwayError(secureText.expired)
   let released: Contract.Result<Server.Route<'POST /v1/export'>>
   try {
     released = await call(wallet, 'POST /v1/export', code === undefined ? { host } : { challengeId: wallet.exportChallenge, code }, signal)
@@ -254,37 +254,37 @@ async function combine(wallet: Wallet, a: Uint8Array, b: Uint8Array, address: st
 /** A share or an address that is not what this device committed to: reported, and nothing is signed. */
 function tampered(wallet: Wallet): Errors.DoorwayError {
   wallet.options.onTampered?.()
-  return new Errors.DoorwayError(emailText.tampered)
+  return new Errors.DoorwayError(secureText.tampered)
 }
 
 /** The server's refusal as the message the modal shows (docs/embedded-wallet.md §4: each case its own message). */
 export function toDoorwayError(error: unknown): Errors.DoorwayError {
   if (error instanceof Errors.DoorwayError) return error
   if (error instanceof DOMException && error.name === 'AbortError') return Errors.aborted()
-  if (!(error instanceof Server.ServerError)) return new Errors.DoorwayError(emailText.unavailable, { cause: error })
+  if (!(error instanceof Server.ServerError)) return new Errors.DoorwayError(secureText.unavailable, { cause: error })
   const n = error.retryAfter ?? 30
   switch (error.reason) {
     case 'throttled':
-      return new Errors.DoorwayError(format(errors.emailLoginThrottled, { n }))
+      return new Errors.DoorwayError(format(emailLoginThrottled, { n }))
     case 'hourly':
-      return new Errors.DoorwayError(format(emailText.hourly, { n }))
+      return new Errors.DoorwayError(format(secureText.hourly, { n }))
     case 'locked':
-      return new Errors.DoorwayError(emailText.locked)
+      return new Errors.DoorwayError(secureText.locked)
     case 'wrong':
-      return new Errors.DoorwayError(error.attemptsLeft ? format(emailText.wrong, { n: error.attemptsLeft }) : emailText.wrongLast)
+      return new Errors.DoorwayError(error.attemptsLeft ? format(secureText.wrong, { n: error.attemptsLeft }) : secureText.wrongLast)
     case 'expired':
     case 'unknown':
-      return new Errors.DoorwayError(emailText.expired)
+      return new Errors.DoorwayError(secureText.expired)
     case 'used':
-      return new Errors.DoorwayError(emailText.used)
+      return new Errors.DoorwayError(secureText.used)
     case 'exhausted':
-      return new Errors.DoorwayError(emailText.exhausted)
+      return new Errors.DoorwayError(secureText.exhausted)
     case 'otherDevice':
-      return new Errors.DoorwayError(emailText.otherDevice)
+      return new Errors.DoorwayError(secureText.otherDevice)
     case 'mail':
-      return new Errors.DoorwayError(emailText.mailFailed)
+      return new Errors.DoorwayError(secureText.mailFailed)
   }
-  if (error.status === 400 && /email/i.test(error.message)) return new Errors.DoorwayError(emailText.invalid)
-  if (error.status === 400 && /code/i.test(error.message)) return new Errors.DoorwayError(emailText.codeInvalid)
-  return new Errors.DoorwayError(error.status >= 500 ? emailText.unavailable : error.message)
+  if (error.status === 400 && /email/i.test(error.message)) return new Errors.DoorwayError(secureText.invalid)
+  if (error.status === 400 && /code/i.test(error.message)) return new Errors.DoorwayError(secureText.codeInvalid)
+  return new Errors.DoorwayError(error.status >= 500 ? secureText.unavailable : error.message)
 }

@@ -1,26 +1,13 @@
 // The embedded wallet's login in the modal (spec §2 Connect, §5 rules, §7 30 s timeouts).
 // A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
-export const emailText = {
-  label: 'Email',
-  placeholder: 'you@example.com',
-  submit: 'Continue',
-  sending: 'Sending code',
+// What the secure-site itself says (its login and key export): the server's refusals and the states of a
+// request. A section of its own so the secure-site's bundle carries these and not the login view's texts.
+export const secureText = {
   invalid: 'Enter a valid email address',
-  codeTitle: 'Enter the code',
-  codeSent: 'We sent a 6-digit code to {email}',
-  codeMailHint: 'It can take a few seconds to arrive. The code expires in 10 minutes.',
-  digit: 'Digit {n} of 6',
-  codeGroup: 'One-time code',
-  verifying: 'Checking the code',
   codeInvalid: 'Enter the 6 digits of the code',
-  resend: 'Resend code',
-  resendIn: 'Resend code in {n} s',
-  resent: 'A new code is on its way',
-  otherEmail: 'Use another email',
   timedOut: 'The secure wallet did not answer in 30 seconds. Check your connection and try again.',
   unavailable: 'The secure wallet could not be reached. Try again in a moment.',
-  retry: 'Try again',
   // the server's refusals (docs/embedded-wallet.md §4), one message each
   wrong: 'That code is not right. {n} attempts left.',
   wrongLast: 'That code is not right. This was the last attempt: request a new code.',
@@ -32,4 +19,23 @@ export const emailText = {
   hourly: 'Too many codes for this email this hour. Please try again after {n} seconds',
   tampered: 'The wallet could not be rebuilt safely on this device, so nothing was signed.',
   mailFailed: 'The code email could not be sent. Try again in a moment.',
+} as const
+
+export const emailText = {
+  ...secureText,
+  label: 'Email',
+  placeholder: 'you@example.com',
+  submit: 'Continue',
+  sending: 'Sending code',
+  codeTitle: 'Enter the code',
+  codeSent: 'We sent a 6-digit code to {email}',
+  codeMailHint: 'It can take a few seconds to arrive. The code expires in 10 minutes.',
+  digit: 'Digit {n} of 6',
+  codeGroup: 'One-time code',
+  verifying: 'Checking the code',
+  resend: 'Resend code',
+  resendIn: 'Resend code in {n} s',
+  resent: 'A new code is on its way',
+  otherEmail: 'Use another email',
+  retry: 'Try again',
 } as const
