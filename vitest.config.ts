@@ -17,7 +17,7 @@ export default defineConfig({
     __DOORWAY_RELAY_URL__: JSON.stringify('ws://127.0.0.1:8790'),
   },
   test: {
-    include: ['{shared,sdk,frame-app,secure-site,api,devnet}/src/**/*.test.{ts,tsx}', 'secure-site/server/src/**/*.test.ts', 'secure-site/common/**/*.test.ts', 'storage/src/**/*.test.ts', 'frame-app/build/**/*.test.ts', 'scripts/**/*.test.ts', 'examples/*/src/**/*.test.{ts,tsx}'],
+    include: ['{shared,sdk,frame-app,secure-site,api,devnet}/src/**/*.test.{ts,tsx}', 'secure-site/server/src/**/*.test.ts', 'secure-site/common/**/*.test.ts', 'secure-site/*.test.ts', 'storage/src/**/*.test.ts', 'frame-app/build/**/*.test.ts', 'scripts/**/*.test.ts', 'examples/*/src/**/*.test.{ts,tsx}'],
     environment: 'node',
     // Many tests run against real anvil chains and servers: on a busy 2-core CI machine a test can take
     // longer than vitest's default 5 s without being wrong (seen: api/src/indexer.test.ts under load).

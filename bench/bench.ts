@@ -47,11 +47,11 @@ type DemoWindow = { modal: { close(): Promise<void> }; doorwayClickAt?: number }
 async function build() {
   console.log('Building the SDK, frame-app and secure-site…')
   // The secure-site pins the dev vault's public key, as npm start builds it (the stack runs --no-build).
-  const { vaultPublicKey } = await SecureSecrets.ensureDev(join(root, '.doorway/secure'))
+  const { buildKeys } = await SecureSecrets.ensureDev(join(root, '.doorway/secure'))
   execFileSync('npm', ['run', 'build', '--silent'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...buildEnv, DOORWAY_VAULT_PUBLIC_KEY: vaultPublicKey },
+    env: { ...process.env, ...buildEnv, ...buildKeys },
   })
   // The side-by-side pages (bench/openSpeed.ts), served by the stack at /bench/.
   execFileSync(join(root, 'node_modules/.bin/vite'), ['build', '--logLevel', 'error', '-c', 'bench/pages/vite.config.ts'], { cwd: root, stdio: 'inherit', env: { ...process.env, ...buildEnv } })

@@ -3,7 +3,7 @@
  * secure-site, approval inside the secure-site's own frame, real signatures and transactions on anvil.
  */
 import { recoverMessageAddress, type Hex } from 'viem'
-import { approve, codeFor, demoAddress, enterCode, lastMailId, loginByEmail, newEmail, secureFrame, submitEmail, withStorageProfile } from './embedded.js'
+import { approve, approveFromMail, codeFor, inbox, demoAddress, enterCode, lastMailId, loginByEmail, newEmail, secureFrame, submitEmail, withStorageProfile } from './embedded.js'
 import type { Route } from '@playwright/test'
 import { urls } from '@doorway/devnet/stack'
 import { test as base, expect, expectAccessible, modalFrame, ready, rpc, rpcUrl, secureOrigin } from './fixtures.js'
@@ -87,7 +87,7 @@ test.describe('embedded wallet', () => {
     await expect(page.locator('#status')).toHaveText('disconnected')
   })
 
-  test('behavior: a second host site is a new device: the server throttles it for the same email, then it verifies by code and recovers the same address', async ({ page }) => {
+  test('security: a second host site is a new device: throttled for the same email, then the code alone unlocks nothing; the wallet comes back, same address, only once the person approves it from the mail', async ({ page }) => {
     test.setTimeout(150_000)
     const email = newEmail()
     await ready(page)
@@ -116,9 +116,22 @@ test.describe('embedded wallet', () => {
         { timeout: 60_000, intervals: [2_000] },
       )
       .toBe(true)
+    const codeMail = (await inbox(email)).filter((m) => m.id > before).at(-1)!
+    // The code mail names the origin the browser attested, not whatever the page claimed.
+    expect(codeMail.text).toContain('http://127.0.0.1:5173.')
     await enterCode(page, await codeFor(email, before))
+    // The code proved the email, nothing more: this browser waits for the person's approval.
+    await expect(modalFrame(page).getByRole('dialog', { name: 'Approve this browser' })).toBeVisible()
+    await expect(modalFrame(page).getByRole('status').filter({ hasText: /waiting/i })).toBeVisible()
+    await expect(page.locator('#status')).toHaveText('disconnected')
+    const shown = await approveFromMail(page, email, before)
+    // The vault's page names the attested origin and the browser, so the person knows what they approve.
+    expect(shown).toContain('http://127.0.0.1:5173')
+    expect(shown).toMatch(/Chrome \d+/)
     await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
     expect(await demoAddress(page)).toBe(address)
+    // The vault tells the owner, in its own mail, that a device recovered the wallet.
+    await expect.poll(async () => (await inbox(email)).some((m) => m.id > before && /recovered/i.test(m.subject))).toBe(true)
   })
 
   test('error: a wrong code says so and keeps the code step; a malformed email never leaves the modal', async ({ page }) => {

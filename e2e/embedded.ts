@@ -35,6 +35,35 @@ export async function codeFor(email: string, after = 0): Promise<string> {
 }
 export const lastMailId = async (email: string) => (await inbox(email)).at(-1)?.id ?? 0
 
+/** The approval link the vault mailed to `email` after mail `after` (docs/embedded-wallet.md §4 VERIFY_DEVICE). */
+export async function approvalLink(email: string, after = 0): Promise<{ link: string; mail: Mail }> {
+  let found: { link: string; mail: Mail } | undefined
+  await expect
+    .poll(async () => {
+      const mail = (await inbox(email)).filter((m) => m.id > after && /\/approve\?token=/.test(m.text)).at(-1)
+      const link = mail?.text.match(/https?:\/\/\S+\/approve\?token=[\w-]+/)?.[0]
+      found = link && mail ? { link, mail } : undefined
+      return found
+    }, { message: `an approval link mailed to ${email}` })
+    .toBeTruthy()
+  return found!
+}
+
+/** The person opens the vault's link in their browser and approves the new device; answers the page they saw. */
+export async function approveFromMail(page: Page, email: string, after = 0): Promise<string> {
+  const { link } = await approvalLink(email, after)
+  const tab = await page.context().newPage()
+  try {
+    await tab.goto(link)
+    const shown = (await tab.locator('main').textContent()) ?? ''
+    await tab.getByRole('button', { name: 'Approve this device' }).click()
+    await expect(tab.getByRole('heading', { name: /approved/i })).toBeVisible()
+    return shown
+  } finally {
+    await tab.close()
+  }
+}
+
 /** Connect Wallet → email → the code from the mail sink, pasted → Account. */
 export async function loginByEmail(page: Page, email: string) {
   const before = await lastMailId(email)

@@ -27,8 +27,8 @@ import * as Tokens from './tokens.js'
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
 const at = (path: string) => join(root, path)
 
-// The embedded wallet's dev secrets (gitignored): KEK_A, the OTP pepper, the ticket and vault keys. The
-// secure-site build pins the vault's public key; the browser never fetches it (docs/embedded-wallet.md §2).
+// The embedded wallet's dev secrets (gitignored), one directory for the server and one for the vault
+// (docs/embedded-wallet.md §9). The secure-site build pins their public keys; the browser never fetches them.
 const secureSecrets = await SecureSecrets.ensureDev(at('.doorway/secure'))
 
 if (!process.argv.includes('--no-build')) {
@@ -37,7 +37,7 @@ if (!process.argv.includes('--no-build')) {
     execFileSync('npm', ['run', 'build', '--silent', '-w', workspace], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, ...buildEnv, DOORWAY_VAULT_PUBLIC_KEY: secureSecrets.vaultPublicKey },
+      env: { ...process.env, ...buildEnv, ...secureSecrets.buildKeys },
     })
 }
 
@@ -84,8 +84,16 @@ await launch(() => Relay.start({ port: ports.relay }))
 const mail = await launch(() => MailSink.start({ smtpPort: ports.smtp, httpPort: ports.mail }))
 // The dev page that pairs the test wallet with a pasted `wc:` link, over that relay.
 const testWallet = await launch(() => TestWalletPage.start({ port: ports.testWallet, relayUrl: urls.relay, chains }))
-// The embedded wallet's vault: its own process holding only its key and the ticket key's public half.
-const vault = await launch(() => SecureServer.spawnVault({ port: ports.vault, secretsDir: secureSecrets.dir }))
+// The embedded wallet's vault: its own process with its own secrets and database, mailing the person
+// itself (approval links, recovery notices) and serving the approval page.
+const vault = await launch(() =>
+  SecureServer.spawnVault({
+    port: ports.vault,
+    secretsDir: secureSecrets.vault,
+    storage: process.env.DOORWAY_VAULT_STORAGE ?? at('.doorway/vault-db'),
+    env: { ...process.env, DOORWAY_SMTP_HOST: mail.smtp.host, DOORWAY_SMTP_PORT: String(mail.smtp.port) },
+  }),
+)
 // The secure-site's own server: the built page under its strict CSP, and the embedded wallet's API
 // (secure-site/server/API.md), mailing codes to the sink and asking the vault to re-seal.
 await launch(() =>
@@ -93,7 +101,7 @@ await launch(() =>
     host: '127.0.0.1',
     port: ports.secure,
     storage: SecureStorage.fromString(process.env.DOORWAY_SECURE_STORAGE ?? at('.doorway/secure-db')),
-    secretsDir: secureSecrets.dir,
+    secretsDir: secureSecrets.server,
     smtp: mail.smtp,
     vaultUrl: vault.url,
     staticDir: at('secure-site/dist'),

@@ -16,6 +16,8 @@ import * as Wallet from './wallet/Wallet.js'
 
 declare const __DOORWAY_FRAME_ORIGIN__: string
 declare const __DOORWAY_VAULT_PUBLIC_KEY__: string
+declare const __DOORWAY_VAULT_SIGNING_KEY__: string
+declare const __DOORWAY_SERVER_PUBLIC_KEY__: string
 
 const log = Logger.create({ scope: 'secure' })
 const parentOrigin = Channel.parentOrigin()
@@ -26,6 +28,8 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
     store: Device.browserStore(),
     base: location.origin,
     vaultPublicKey: Base64url.decode(__DOORWAY_VAULT_PUBLIC_KEY__),
+    vaultSigningKey: Base64url.decode(__DOORWAY_VAULT_SIGNING_KEY__),
+    serverPublicKey: Base64url.decode(__DOORWAY_SERVER_PUBLIC_KEY__),
     onTampered: () => log.error('a share did not rebuild the committed address: nothing was signed'),
   })
   // What the export screen (loaded only when asked for) may do with the wallet.
@@ -34,9 +38,12 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
     exportSecret: (host: string, code?: string, signal?: AbortSignal) => Wallet.exportSecret(wallet, host, code, signal),
   }
   const operations = new Map<string, AbortController>()
-  /** Runs `work` under the frame's op id; `abort({ op })` cancels it. Each id is single-use. */
+  // Every op id ever used here, so a replayed id is refused after its operation ended too (128-bit random ids never repeat by chance).
+  const used = new Set<string>()
+  /** Runs `work` under the frame's op id; `abort({ op })` cancels it. Each id is single-use, forever. */
   const operation = async <T>(op: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
-    if (operations.has(op)) throw Errors.aborted()
+    if (used.has(op)) throw Errors.aborted()
+    used.add(op)
     const controller = new AbortController()
     operations.set(op, controller)
     try {
@@ -61,10 +68,19 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
           restore: ({ op }) => operation(op, async (signal) => ({ account: await Wallet.restore(wallet, signal) })),
           connectEmail: ({ op, email, host }) =>
             operation(op, async (signal) => {
-              await Wallet.connectEmail(wallet, email, host, signal)
+              const { origin, attested } = attest(host)
+              await Wallet.connectEmail(wallet, email, { host: origin, attested }, signal)
+              // Given up on while the mail went out: the code it carries stops working.
+              if (signal.aborted) await Wallet.cancelEmail(wallet)
               return { action: 'VERIFY_OTP' as const }
             }),
-          connectOtp: ({ op, code }) => operation(op, async (signal) => ({ account: await Wallet.connectOtp(wallet, code, signal) })),
+          connectOtp: ({ op, code }) =>
+            operation(op, async (signal) => {
+              const outcome = await Wallet.connectOtp(wallet, code, signal)
+              return outcome === 'VERIFY_DEVICE' ? { action: outcome } : { account: outcome }
+            }),
+          awaitDevice: ({ op }) => operation(op, async (signal) => ({ account: await Wallet.awaitDevice(wallet, signal) })),
+          resendDevice: ({ op }) => operation(op, async (signal) => ({ expiresAt: await Wallet.resendDevice(wallet, signal) })),
           abort: ({ op }) => {
             operations.get(op)?.abort()
             return null

@@ -26,6 +26,8 @@ export const views = [
   'ConnectingFarcaster',
   // The embedded wallet's code step (issue 9), after the email is submitted on Connect.
   'EmailVerifyOtp',
+  // A new device for an existing wallet waits for the person's approval from a mailed link (VERIFY_DEVICE).
+  'EmailVerifyDevice',
   // The embedded wallet's key export, shown by the secure-site over this view (docs/embedded-wallet.md §8).
   'ExportWallet',
   'UnsupportedChain',
@@ -351,6 +353,13 @@ export const secureParams = {
   connectEmail: S.object({ op, email: S.string({ min: 1, max: 254 }), host: hostOrigin }),
   /** CONNECT_OTP: verifies the code, then creates the wallet or recovers it on this device. */
   connectOtp: S.object({ op, code: S.string({ min: 1, max: 16 }) }),
+  /**
+   * VERIFY_DEVICE: after `connectOtp` answered it, waits until the person approves this device from the
+   * link the vault mailed to them, then recovers the wallet here (docs/embedded-wallet.md §4).
+   */
+  awaitDevice: S.object({ op }),
+  /** Mails a new approval link; the last one stops working. */
+  resendDevice: S.object({ op }),
   abort: S.object({ op }),
   /**
    * An unsafe request, approved or rejected by the person inside the secure-site (docs/embedded-wallet.md §7). For
@@ -375,7 +384,9 @@ export const secureResults = {
   status: S.object({ version: S.literal(version), origin: S.url }),
   restore: S.object({ account: S.union(embeddedAccount, S.literal(null)) }),
   connectEmail: S.object({ action: S.literal('VERIFY_OTP') }),
-  connectOtp: S.object({ account: embeddedAccount }),
+  connectOtp: S.union(S.object({ account: embeddedAccount }), S.object({ action: S.literal('VERIFY_DEVICE') })),
+  awaitDevice: S.object({ account: embeddedAccount }),
+  resendDevice: S.object({ expiresAt: S.number }),
   abort: nothing,
   sign: S.object({ result: hexData }),
   signOut: nothing,

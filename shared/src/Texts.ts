@@ -173,6 +173,7 @@ export const ui = {
     ConnectingSiwe: 'Sign In',
     ConnectingFarcaster: 'Farcaster',
     EmailVerifyOtp: 'Confirm Email',
+    EmailVerifyDevice: 'Approve this browser',
     ExportWallet: 'Export Wallet',
     UnsupportedChain: 'Switch Network',
     RegisterAccountName: 'Choose Name',

@@ -10,8 +10,17 @@ export function pool(url: string, options: Pool.open.Options): Pool.Pool {
   // keeps its own listener: the pool drops it from a client it is ending, whose connection may still be
   // cut by the server (a dropped database) after pool.end() has resolved.
   const logError = (error: Error) => void (closing || console.error(`${options.logPrefix} postgres client`, error))
-  pool.on('error', logError)
-  pool.on('connect', (connection) => connection.on('error', logError))
+  // pool.end() resolves once its clients are told to end, before their connections have closed; close waits
+  // for each, so a caller that drops the database or stops the server next ends no live connection.
+  const open = new Set<Promise<void>>()
+  // pg-pool re-emits an idle client's error on the pool, where it would throw unheard; the client's own
+  // listener has logged it once already.
+  pool.on('error', () => {})
+  pool.on('connect', (connection) => {
+    connection.on('error', logError)
+    const ended = new Promise<void>((resolve) => connection.once('end', () => (open.delete(ended), resolve())))
+    open.add(ended)
+  })
   const client: Sql.Client = {
     ...queryable(pool),
     async transaction(fn) {
@@ -29,7 +38,12 @@ export function pool(url: string, options: Pool.open.Options): Pool.Pool {
       }
     },
   }
-  return { client, close: () => ((closing = true), pool.end()) }
+  const close = async () => {
+    closing = true
+    await pool.end()
+    await Promise.all(open)
+  }
+  return { client, close }
 }
 
 function queryable(db: pg.Pool | pg.PoolClient): Sql.Queryable {

@@ -16,6 +16,8 @@ export type Route =
   | { view: 'ConnectingSiwe' }
   | { view: 'ConnectingFarcaster' }
   | { view: 'EmailVerifyOtp' }
+  /** A new browser for an existing wallet: waiting for the approval from the mailed link (VERIFY_DEVICE). */
+  | { view: 'EmailVerifyDevice' }
   | { view: 'ExportWallet' }
   | { view: 'UnsupportedChain' }
   | { view: 'RegisterAccountName' }

@@ -16,6 +16,8 @@ export const kinds = {
   walletCreated: 'wallet.created',
   shareReleased: 'share.released',
   recoveryReleased: 'recovery.released',
+  approvalRequested: 'approval.requested',
+  codeCancelled: 'code.cancelled',
   deviceShareStored: 'device.shareStored',
   sessionEnded: 'session.ended',
   keyExported: 'key.exported',

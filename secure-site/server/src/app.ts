@@ -19,12 +19,13 @@ import * as Export from './routes/export.js'
 import * as Session from './routes/session.js'
 import * as Wallet from './routes/wallet.js'
 import type { Storage } from './storage/Storage.js'
+import * as Recovery from './routes/recovery.js'
 import type * as Vault from './Vault.js'
 
 export type Deps = {
   storage: Storage
-  /** Kept outside the database (secrets.ts): KEK_A, the OTP pepper, the ticket key's private half. */
-  secrets: { kek: CryptoKey; pepper: Uint8Array; ticketKey: CryptoKey }
+  /** Kept outside the database (secrets.ts): KEK_A, the OTP pepper, the ticket key's private half, the transport key. */
+  secrets: { kek: CryptoKey; pepper: Uint8Array; ticketKey: CryptoKey; transportKey: CryptoKey }
   vault: Vault.Client
   mailer: Mail.Mailer
   now(): number
@@ -46,10 +47,25 @@ export type Server = Deps & {
   deliver(mail: Mail.Mail): Promise<void>
 }
 
-// frame-ancestors is checked against every ancestor, the dapp's top page included, so it cannot single
-// out the frame-app; the secure-site pins its parent origin in code instead.
-export const contentSecurityPolicy =
-  "default-src 'self'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; object-src 'none'; frame-ancestors *"
+// docs/embedded-wallet.md §10: only this origin's own files run, style the page and are fetched. No inline
+// script or style: the screens style through classes and the CSSOM. No form is ever submitted (the export's
+// code form is handled in script). Trusted Types with no policy make every sink that turns a string into
+// markup or code (innerHTML, a script's src, …) throw. csp.test.ts checks the sources use none of them.
+export const contentSecurityPolicy = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "connect-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "object-src 'none'",
+  "form-action 'none'",
+  // frame-ancestors is checked against every ancestor, the dapp's top page included, so it cannot single
+  // out the frame-app; the secure-site pins its parent origin in code instead.
+  'frame-ancestors *',
+  "require-trusted-types-for 'script'",
+  "trusted-types 'none'",
+].join('; ')
 
 export const bodyLimitBytes = 16 * 1024
 
@@ -98,6 +114,7 @@ export function app(deps: Deps) {
   Http.on(app, SecureSite.table.healthz, async (c) => Http.answer(c, SecureSite.table.healthz, { ok: true }))
   app.route('/', Devices.routes(server))
   app.route('/', Email.routes(server))
+  app.route('/', Recovery.routes(server))
   app.route('/', Wallet.routes(server))
   app.route('/', Session.routes(server))
   app.route('/', Export.routes(server))

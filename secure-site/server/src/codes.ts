@@ -29,10 +29,10 @@ const refusals: Record<Exclude<Otp.Outcome, 'ok'>, string> = {
  * withdrawn so the person is not throttled for a code they never got.
  */
 export async function start(server: Server, options: start.Options): Promise<Challenge> {
-  const { deviceId, email, host } = options
+  const { deviceId, email, host, attested } = options
   const now = server.now()
   const code = Otp.code()
-  const challenge = { ...Otp.create({ id: Ids.random(), email, deviceId, code, pepper: server.secrets.pepper, now }), host }
+  const challenge = { ...Otp.create({ id: Ids.random(), email, deviceId, code, pepper: server.secrets.pepper, now }), host, attested }
   const refusal = await server.storage.challenges.start(challenge, (recent, failures) => Otp.mayStart({ email, deviceId, now, recent, failures }))
   if (refusal) throw throttled(refusal)
   try {
@@ -46,7 +46,7 @@ export async function start(server: Server, options: start.Options): Promise<Cha
 }
 
 export declare namespace start {
-  type Options = { deviceId: string; email: string; host: string; mail(code: string): Mail.Mail }
+  type Options = { deviceId: string; email: string; host: string; attested: boolean; mail(code: string): Mail.Mail }
 }
 
 /**

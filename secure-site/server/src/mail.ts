@@ -13,6 +13,12 @@ export type Mailer = { send(mail: Mail): Promise<void> }
 
 export const from = 'Doorway <login@doorway.test>'
 
+/**
+ * The dapp's origin as a mail names it: as the browser attested it (`location.ancestorOrigins`), or
+ * marked as only reported by the page where the browser gives none (docs/embedded-wallet.md §4).
+ */
+export const origin = (host: string, attested: boolean) => (attested ? host : `${host} (reported by the page, not confirmed by the browser)`)
+
 export function code(options: { to: string; code: string; host: string }): Mail {
   const minutes = Otp.policy.lifetimeMs / 60_000
   return {

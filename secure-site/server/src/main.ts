@@ -14,6 +14,7 @@ import * as Mail from './mail.js'
 import * as Secrets from './secrets.js'
 import * as Storage from './storage/Storage.js'
 import * as Vault from './Vault.js'
+import * as VaultStore from './vault/store.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../../..')
 
@@ -28,14 +29,22 @@ export type Config = {
   staticDir?: string
 }
 
-export type VaultConfig = { host: string; port: number; secretsDir: string }
+export type VaultConfig = {
+  host: string
+  port: number
+  secretsDir: string
+  storage: Storage.Config
+  smtp: { host: string; port: number }
+  /** Where the person's browser reaches the vault's approval page (the links in its mails). */
+  publicUrl: string
+}
 
 export type Running = { url: string; stop(): Promise<void> }
 
 /**
  * The server's configuration from the environment: DOORWAY_SECURE_PORT (5175), DOORWAY_SECURE_STORAGE
  * (a postgres:// URL, else a PGlite directory, `.doorway/secure-db`), DOORWAY_SECURE_SECRETS
- * (`.doorway/secure`), DOORWAY_SMTP_HOST and DOORWAY_SMTP_PORT (127.0.0.1:2525), DOORWAY_VAULT_URL
+ * (`.doorway/secure/server`), DOORWAY_SMTP_HOST and DOORWAY_SMTP_PORT (127.0.0.1:2525), DOORWAY_VAULT_URL
  * (http://127.0.0.1:8791, else DOORWAY_VAULT_PORT's), DOORWAY_SECURE_STATIC (secure-site/dist).
  */
 export function config(env: NodeJS.ProcessEnv = process.env): Config {
@@ -43,16 +52,28 @@ export function config(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.DOORWAY_SECURE_HOST ?? '127.0.0.1',
     port: Number(env.DOORWAY_SECURE_PORT ?? 5175),
     storage: Storage.fromString(env.DOORWAY_SECURE_STORAGE ?? resolve('.doorway/secure-db')),
-    secretsDir: resolve(env.DOORWAY_SECURE_SECRETS ?? '.doorway/secure'),
+    secretsDir: resolve(env.DOORWAY_SECURE_SECRETS ?? '.doorway/secure/server'),
     smtp: { host: env.DOORWAY_SMTP_HOST ?? '127.0.0.1', port: Number(env.DOORWAY_SMTP_PORT ?? 2525) },
     vaultUrl: env.DOORWAY_VAULT_URL ?? `http://127.0.0.1:${vaultConfig(env).port}`,
     staticDir: resolve(env.DOORWAY_SECURE_STATIC ?? join(root, 'secure-site/dist')),
   }
 }
 
-/** The vault's: DOORWAY_VAULT_PORT (8791) on 127.0.0.1 only, DOORWAY_SECURE_SECRETS. */
+/**
+ * The vault's: DOORWAY_VAULT_PORT (8791) on 127.0.0.1 only, DOORWAY_VAULT_SECRETS (`.doorway/secure/vault`),
+ * DOORWAY_VAULT_STORAGE (its own database: a postgres:// URL, else a PGlite directory, `.doorway/vault-db`),
+ * DOORWAY_SMTP_HOST and DOORWAY_SMTP_PORT, DOORWAY_VAULT_PUBLIC_URL (http://127.0.0.1:<port>).
+ */
 export function vaultConfig(env: NodeJS.ProcessEnv = process.env): VaultConfig {
-  return { host: '127.0.0.1', port: Number(env.DOORWAY_VAULT_PORT ?? 8791), secretsDir: resolve(env.DOORWAY_SECURE_SECRETS ?? '.doorway/secure') }
+  const port = Number(env.DOORWAY_VAULT_PORT ?? 8791)
+  return {
+    host: '127.0.0.1',
+    port,
+    secretsDir: resolve(env.DOORWAY_VAULT_SECRETS ?? '.doorway/secure/vault'),
+    storage: Storage.fromString(env.DOORWAY_VAULT_STORAGE ?? resolve('.doorway/vault-db')),
+    smtp: { host: env.DOORWAY_SMTP_HOST ?? '127.0.0.1', port: Number(env.DOORWAY_SMTP_PORT ?? 2525) },
+    publicUrl: env.DOORWAY_VAULT_PUBLIC_URL ?? `http://127.0.0.1:${port}`,
+  }
 }
 
 /** Where secrets come from besides the files (the environment), and the clock (tests move it). */
@@ -79,17 +100,31 @@ export async function start(config: Config, options: Options = {}): Promise<Runn
 export async function startVault(config: VaultConfig, options: Options = {}): Promise<Running> {
   const { env = process.env, now = Date.now } = options
   const secrets = await Secrets.vault({ dir: config.secretsDir, env })
-  const app = Vault.app({ ...secrets, now })
-  return listen(app.fetch, config, async () => {})
+  const store = await VaultStore.open(config.storage)
+  const mailer = Mail.smtp(config.smtp)
+  const app = Vault.app({ ...secrets, store, mailer, publicUrl: config.publicUrl, now })
+  const close = async () => {
+    mailer.close()
+    await store.close()
+  }
+  try {
+    return await listen(app.fetch, config, close)
+  } catch (error) {
+    await close()
+    throw error
+  }
 }
 
-/** The server's secrets, which the vault process must never receive. */
-const serverOnly = ['DOORWAY_KEK_A', 'DOORWAY_OTP_PEPPER', 'DOORWAY_TICKET_KEY'] as const
-
 /** The vault as a child process; it also exits when this process dies (its IPC channel closes). */
-export function spawnVault(options: { port: number; secretsDir: string; env?: NodeJS.ProcessEnv; startupMs?: number }): Promise<Running> {
-  const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env), DOORWAY_VAULT_PORT: String(options.port), DOORWAY_SECURE_SECRETS: options.secretsDir }
-  for (const name of serverOnly) delete env[name]
+export function spawnVault(options: { port: number; secretsDir: string; storage?: string; env?: NodeJS.ProcessEnv; startupMs?: number }): Promise<Running> {
+  const env: NodeJS.ProcessEnv = {
+    ...(options.env ?? process.env),
+    DOORWAY_VAULT_PORT: String(options.port),
+    DOORWAY_VAULT_SECRETS: options.secretsDir,
+    ...(options.storage && { DOORWAY_VAULT_STORAGE: options.storage }),
+  }
+  // The server's secrets never reach the vault's process (docs/embedded-wallet.md §9).
+  for (const name of [...Secrets.serverVariables, 'DOORWAY_SECURE_SECRETS']) delete env[name]
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--role=vault'], {
     cwd: root,
     env,
@@ -136,7 +171,11 @@ function role(argv: string[]): 'server' | 'vault' {
   return value
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv.includes('--print-build-keys')) {
+  // What a secure-site build pins (secure-site/buildKeys.ts), from the two secrets directories.
+  const keys = await Secrets.buildKeys({ server: config().secretsDir, vault: vaultConfig().secretsDir })
+  for (const [name, value] of Object.entries(keys)) console.log(`${name}=${value}`)
+} else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const which = role(process.argv)
   const running = await (which === 'vault' ? startVault(vaultConfig()) : start(config())).catch((error: Error) => {
     console.error(`[doorway:secure] ${which} did not start: ${error.message}`)

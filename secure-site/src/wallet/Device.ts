@@ -1,13 +1,14 @@
 /**
  * What this device keeps, in the secure-site's own IndexedDB (docs/embedded-wallet.md §2, §3):
- * its ECDSA P-256 request key and an AES-GCM wrapping key, both non-extractable (`exportKey` throws),
+ * its ECDSA P-256 request key, its ECDH P-256 seal key (shares come down sealed to it) and an AES-GCM
+ * wrapping key, all non-extractable (`exportKey` throws on the private halves),
  * and the wallet record: the email, the address it committed to, and the device share D encrypted
  * under the wrapping key with AAD userId‖deviceId. Storage is partitioned by the top-level site, so
  * every dapp is a new device. `import * as Device from './Device.js'`.
  */
 import * as Ids from '@doorway/shared/Ids'
 
-export type Key = { id: string; keyPair: CryptoKeyPair; enrolled: boolean }
+export type Key = { id: string; keyPair: CryptoKeyPair; sealPair: CryptoKeyPair; enrolled: boolean }
 export type WalletRecord = { userId: string; email: string; address: `0x${string}`; share: Uint8Array; iv: Uint8Array }
 
 /** A key-value store; IndexedDB in the browser, a Map in unit tests. */
@@ -69,12 +70,16 @@ export function memoryStore(): Store {
 
 const signing = { name: 'ECDSA', namedCurve: 'P-256' } as const
 
-/** This device's request key, made on first use and never exportable. */
+const sealing = { name: 'ECDH', namedCurve: 'P-256' } as const
+
+/** This device's request and seal keys, made on first use and never exportable. */
 export async function key(store: Store): Promise<Key> {
-  const existing = await store.get<Key>('device')
-  if (existing) return existing
+  const existing = await store.get<Partial<Key>>('device')
+  // A device from before seal keys existed becomes a new device: its old id keeps its old key at the server.
+  if (existing?.sealPair) return existing as Key
   const keyPair = (await crypto.subtle.generateKey(signing, false, ['sign', 'verify'])) as CryptoKeyPair
-  const created: Key = { id: Ids.random(), keyPair, enrolled: false }
+  const sealPair = (await crypto.subtle.generateKey(sealing, false, ['deriveBits'])) as CryptoKeyPair
+  const created: Key = { id: Ids.random(), keyPair, sealPair, enrolled: false }
   await store.put('device', created)
   return created
 }

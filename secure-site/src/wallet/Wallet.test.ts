@@ -1,17 +1,13 @@
 /**
- * The secure-site's wallet operations against the real secure-site server (in-process, PGlite, the
- * in-process vault): create by code, reconnect a returning device, recover on a new device to the same
- * address, sign out, and a tampered share that signs nothing.
+ * The secure-site's wallet operations against the real secure-site server and vault (in-process,
+ * PGlite; server/testStack.ts): create by code, reconnect a returning device, recover on a new device
+ * to the same address only once the person approves it from the vault's mail, sign out, and a tampered
+ * share or a substituted wallet that signs nothing.
  */
-import * as Seal from '@doorway/secure-site/common/Seal'
 import * as Shares from '@doorway/secure-site/common/Shares'
-import * as App from '@doorway/secure-site/server/app'
-import * as Envelope from '@doorway/secure-site/server/Envelope'
-import type * as Mail from '@doorway/secure-site/server/mail'
 import * as Embedded from '@doorway/secure-site/server/storage/embedded'
 import type { Storage } from '@doorway/secure-site/server/storage/Storage'
-import * as Ticket from '@doorway/secure-site/server/Ticket'
-import * as Vault from '@doorway/secure-site/server/Vault'
+import * as TestStack from '@doorway/secure-site/server/testStack'
 import { errors, format } from '@doorway/shared/Texts'
 import { emailText } from '@doorway/shared/texts/email'
 import { PGlite } from '@electric-sql/pglite'
@@ -22,89 +18,122 @@ import * as Device from './Device.js'
 import * as Wallet from './Wallet.js'
 
 const host = 'http://localhost:5173'
+const origin = { host, attested: true }
 let storage: Storage
 let db: PGlite
-let vaultPublicKey: Uint8Array
-const mails: Mail.Mail[] = []
-let fetcher: typeof fetch
+let stack: TestStack.Stack
 
 beforeAll(async () => {
   db = new PGlite()
   storage = await Embedded.fromPGlite(db)
-  const ticket = (await crypto.subtle.generateKey(Ticket.algorithm, false, ['sign', 'verify'])) as CryptoKeyPair
-  const vaultKeys = await Seal.generateKeyPair()
-  vaultPublicKey = await Seal.exportPublicKey(vaultKeys.publicKey)
-  const vault = Vault.app({ key: vaultKeys.privateKey, publicKey: vaultPublicKey, ticketKey: ticket.publicKey, now: Date.now })
-  const app = App.app({
-    storage,
-    secrets: { kek: await Envelope.importKey(crypto.getRandomValues(new Uint8Array(32))), pepper: crypto.getRandomValues(new Uint8Array(32)), ticketKey: ticket.privateKey },
-    vault: Vault.client('http://vault.test', (request) => vault.fetch(request)),
-    mailer: { send: async (mail) => void mails.push(mail) },
-    now: Date.now,
-    log: () => {},
-  })
-  fetcher = ((input: string | URL | Request, init?: RequestInit) => app.fetch(new Request(input, init))) as typeof fetch
+  stack = await TestStack.start({ storage })
 }, 60_000) // PGlite starts slowly on a loaded machine
-afterAll(() => storage.close())
+afterAll(async () => {
+  await stack.close()
+  await storage.close()
+})
 
-/** A device: its own store (an IndexedDB partition), the secure-site's wallet on it. */
-const device = () => Wallet.create({ store: Device.memoryStore(), base: 'http://127.0.0.1:5175', vaultPublicKey, fetch: fetcher })
+/** A device: its own store (an IndexedDB partition), the secure-site's wallet on it, the build's pinned keys. */
+const device = (store = Device.memoryStore(), options: Partial<Wallet.Options> = {}) =>
+  Wallet.create({ store, base: 'http://127.0.0.1:5175', ...stack.keys.build, fetch: stack.fetch, pollMs: 5, ...options })
 let n = 0
 const newEmail = () => `wallet${++n}-${Date.now()}@example.test`
-const codeFor = (email: string) => mails.filter((m) => m.to === email).at(-1)!.text.match(/\b(\d{6})\b/)![1]!
+const codeFor = (email: string) => stack.mails.filter((m) => m.to === email && / code (to export your wallet )?is \d{6}$/.test(m.subject)).at(-1)!.subject.match(/(\d{6})$/)![1]!
 
 async function login(wallet: Wallet.Wallet, email: string) {
-  await Wallet.connectEmail(wallet, email, host)
-  return Wallet.connectOtp(wallet, codeFor(email))
+  await Wallet.connectEmail(wallet, email, origin)
+  const outcome = await Wallet.connectOtp(wallet, codeFor(email))
+  if (outcome === 'VERIFY_DEVICE') throw new Error('expected a new wallet')
+  return outcome
 }
 
 describe('wallet', () => {
   test('behavior: a code creates a wallet that signs; the same device reconnects without a code', async () => {
     const email = newEmail()
     const store = Device.memoryStore()
-    const first = Wallet.create({ store, base: 'http://127.0.0.1:5175', vaultPublicKey, fetch: fetcher })
+    const first = device(store)
     const account = await login(first, email)
     expect(account).toEqual({ email, address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) })
     const signature = await (await Wallet.account(first)).signMessage({ message: 'hello' })
     expect(await recoverMessageAddress({ message: 'hello', signature })).toBe(account.address)
 
     // A reload: the same device store, a fresh module. D + A, no code.
-    const mailsBefore = mails.length
-    const reloaded = Wallet.create({ store, base: 'http://127.0.0.1:5175', vaultPublicKey, fetch: fetcher })
-    expect(await Wallet.restore(reloaded)).toEqual(account)
-    expect(mails.length).toBe(mailsBefore)
+    const mailsBefore = stack.mails.length
+    expect(await Wallet.restore(device(store))).toEqual(account)
+    expect(stack.mails.length).toBe(mailsBefore)
   })
 
-  test('behavior: another device (another site\'s partition) verifies by code and recovers the same address', async () => {
+  test('security: another device (another site\'s partition) gets nothing from the code alone; once the person approves it from the vault\'s mail it recovers the same address', async () => {
     const email = newEmail()
     const { address } = await login(device(), email)
     // The server throttles the email for 30 s; move its record of the first code into the past.
     await db.query('UPDATE otp_challenges SET created_at = created_at - 60000 WHERE email = $1', [email])
     const other = device()
-    expect(await login(other, email)).toEqual({ email, address })
+    await Wallet.connectEmail(other, email, origin)
+    expect(await Wallet.connectOtp(other, codeFor(email))).toBe('VERIFY_DEVICE')
+    // Waiting: the vault re-seals nothing until the person says so.
+    const waiting = new AbortController()
+    const pending = Wallet.awaitDevice(other, waiting.signal)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(other.unlocked).toBeUndefined()
+    const page = await stack.approve(email)
+    expect(page.status).toBe(200)
+    expect(await pending).toEqual({ email, address })
     const signature = await (await Wallet.account(other)).signMessage({ message: 'same key' })
     expect(await recoverMessageAddress({ message: 'same key', signature })).toBe(address)
+    // The vault's own notice to the owner.
+    expect(stack.mails.some((m) => m.to === email && /recovered/i.test(m.subject))).toBe(true)
+  })
+
+  test('error: a denied approval unlocks nothing and says so; a new link can be sent', async () => {
+    const email = newEmail()
+    await login(device(), email)
+    await db.query('UPDATE otp_challenges SET created_at = created_at - 60000 WHERE email = $1', [email])
+    const other = device()
+    await Wallet.connectEmail(other, email, origin)
+    expect(await Wallet.connectOtp(other, codeFor(email))).toBe('VERIFY_DEVICE')
+    expect((await stack.decide(stack.approvalLink(email), 'deny')).status).toBe(200)
+    await expect(Wallet.awaitDevice(other)).rejects.toThrow(emailText.approvalDenied)
+    expect(await Wallet.resendDevice(other)).toBeGreaterThan(Date.now())
+  })
+
+  test('security: a server that answers another wallet to a new device is refused before anything opens (hostile test g)', async () => {
+    const email = newEmail()
+    await login(device(), email)
+    const attacker = newEmail()
+    const theirs = await login(device(), attacker)
+    await db.query('UPDATE otp_challenges SET created_at = created_at - 60000 WHERE email = $1', [email])
+    // The server swaps in the attacker's address for the person's (its database is its to change).
+    await db.query('UPDATE users SET address = $1 WHERE id = (SELECT user_id FROM identities WHERE subject = $2)', [theirs.address, email])
+    let tampered = 0
+    const other = device(Device.memoryStore(), { onTampered: () => tampered++ })
+    await Wallet.connectEmail(other, email, origin)
+    expect(await Wallet.connectOtp(other, codeFor(email))).toBe('VERIFY_DEVICE')
+    await stack.approve(email)
+    await expect(Wallet.awaitDevice(other)).rejects.toThrow(emailText.substituted)
+    expect(tampered).toBe(1)
+    expect(other.unlocked).toBeUndefined()
   })
 
   test('error: the throttle, a wrong code and a malformed email come back as the modal\'s messages', async () => {
     const email = newEmail()
     const wallet = device()
-    await Wallet.connectEmail(wallet, email, host)
-    await expect(Wallet.connectEmail(device(), email, host)).rejects.toThrow(new RegExp(`^${format(errors.emailLoginThrottled, { n: 999 }).replace('999', '\\d+')}$`))
+    await Wallet.connectEmail(wallet, email, origin)
+    await expect(Wallet.connectEmail(device(), email, origin)).rejects.toThrow(new RegExp(`^${format(errors.emailLoginThrottled, { n: 999 }).replace('999', '\\d+')}$`))
     const code = codeFor(email)
     await expect(Wallet.connectOtp(wallet, code === '000000' ? '111111' : '000000')).rejects.toThrow(format(emailText.wrong, { n: 4 }))
-    await expect(Wallet.connectEmail(device(), 'not-an-email', host)).rejects.toThrow(emailText.invalid)
+    await expect(Wallet.connectEmail(device(), 'not-an-email', origin)).rejects.toThrow(emailText.invalid)
     expect(await Wallet.connectOtp(wallet, code)).toMatchObject({ email })
   })
 
   test('behavior: sign out ends the session here: no reconnect, and the server no longer releases the share', async () => {
     const email = newEmail()
     const store = Device.memoryStore()
-    const wallet = Wallet.create({ store, base: 'http://127.0.0.1:5175', vaultPublicKey, fetch: fetcher })
+    const wallet = device(store)
     await login(wallet, email)
     await Wallet.signOut(wallet)
     expect(await Device.wallet(store)).toBeUndefined()
-    expect(await Wallet.restore(Wallet.create({ store, base: 'http://127.0.0.1:5175', vaultPublicKey, fetch: fetcher }))).toBeNull()
+    expect(await Wallet.restore(device(store))).toBeNull()
     await expect(Wallet.account(wallet)).rejects.toMatchObject({ code: 4100 })
   })
 
@@ -112,7 +141,7 @@ describe('wallet', () => {
     const email = newEmail()
     const store = Device.memoryStore()
     let tampered = 0
-    const wallet = Wallet.create({ store, base: 'http://127.0.0.1:5175', vaultPublicKey, fetch: fetcher, onTampered: () => tampered++ })
+    const wallet = device(store, { onTampered: () => tampered++ })
     await login(wallet, email)
     // Someone with the database and KEK_A swaps this device's share A for another valid-looking one:
     // here, the record is changed so the device combines D with the wrong bytes.
@@ -130,12 +159,12 @@ describe('wallet', () => {
     const email = newEmail()
     const wallet = device()
     const { address } = await login(wallet, email)
-    const before = mails.length
+    const before = stack.mails.length
     expect(await Wallet.exportCode(wallet, host)).toEqual({ email, sent: false })
     const { mnemonic, privateKey } = Shares.exportable(await Wallet.exportSecret(wallet, host))
     expect(mnemonic.split(' ')).toHaveLength(12)
     expect(privateKeyToAccount(privateKey).address).toBe(address)
-    expect(mails.slice(before).map((m) => m.subject)).toEqual(['Your Doorway wallet was exported'])
+    expect(stack.mails.slice(before).map((m) => m.subject)).toEqual(['Your Doorway wallet was exported'])
   })
 
   test('behavior: past 5 minutes, key export needs a fresh code; a wrong one says so, a spent one is refused', async () => {
@@ -147,7 +176,7 @@ describe('wallet', () => {
     await db.query('UPDATE devices SET fresh_auth_at = fresh_auth_at - 600000 WHERE user_id IS NOT NULL AND fresh_auth_at IS NOT NULL')
     await expect(Wallet.exportSecret(wallet, host)).rejects.toThrow()
     expect(await Wallet.exportCode(wallet, host)).toEqual({ email, sent: true })
-    expect(mails.filter((m) => m.to === email).at(-1)!.subject).toMatch(/^Your Doorway code to export your wallet is \d{6}$/)
+    expect(stack.mails.filter((m) => m.to === email).at(-1)!.subject).toMatch(/^Your Doorway code to export your wallet is \d{6}$/)
     const code = codeFor(email)
     await expect(Wallet.exportSecret(wallet, host, code === '000000' ? '111111' : '000000')).rejects.toThrow(format(emailText.wrong, { n: 4 }))
     const { privateKey } = Shares.exportable(await Wallet.exportSecret(wallet, host, code))

@@ -7,10 +7,13 @@
  * Refusals become DoorwayErrors carrying the exact message the modal shows.
  * `import * as Wallet from './Wallet.js'` → `const wallet = Wallet.create(options)`, then `Wallet.restore(wallet)`.
  */
+import * as Attest from '@doorway/secure-site/common/Attest'
 import * as Base64url from '@doorway/secure-site/common/Base64url'
 import * as Seal from '@doorway/secure-site/common/Seal'
 import * as Shares from '@doorway/secure-site/common/Shares'
+import * as Transport from '@doorway/secure-site/common/Transport'
 import type * as Contract from '@doorway/shared/Contract'
+import * as Email from '@doorway/shared/Email'
 import * as Errors from '@doorway/shared/Errors'
 import { emailLoginThrottled, format } from '@doorway/shared/Texts'
 import { secureText } from '@doorway/shared/texts/email'
@@ -28,8 +31,14 @@ export type Options = {
   store: Device.Store
   /** The secure-site server, this origin. */
   base: string
-  /** The vault's public key, pinned in the build (never fetched from the server). */
+  /** The vault's public key, pinned in the build (never fetched from the server): R2 is sealed to it. */
   vaultPublicKey: Uint8Array
+  /** The vault's signing key, pinned too: what it vouches for (the wallet's address, each re-seal) is checked with it. */
+  vaultSigningKey: Uint8Array
+  /** The server's transport key, pinned too: shares going up are sealed to it. */
+  serverPublicKey: Uint8Array
+  /** How long to wait between asks while the person approves this device; 2 s unless a test says. */
+  pollMs?: number
   fetch?: typeof fetch
   onTampered?(): void
 }
@@ -44,8 +53,10 @@ export type Wallet = {
   readonly server: Server.Client
   device: Device.Key | undefined
   unlocked: Unlocked | undefined
-  /** The code sent by connectEmail, until connectOtp verifies it. */
-  challenge: { id: string; email: string } | undefined
+  /** The code sent by connectEmail, until connectOtp verifies it; the host as the mail named it. */
+  challenge: { id: string; email: string; host: string; attested: boolean } | undefined
+  /** A verified code for an existing wallet, until the person approves this device (VERIFY_DEVICE). */
+  approval: { user: Verified['user']; email: string; host: string; attested: boolean } | undefined
   /** The export code sent by exportCode, until exportSecret uses it. */
   exportChallenge: string | undefined
 }
@@ -53,7 +64,7 @@ export type Wallet = {
 type Unlocked = { account: LocalAccount; email: string; timer: ReturnType<typeof setTimeout> }
 
 export function create(options: Options): Wallet {
-  const wallet: Omit<Wallet, 'server'> = { options, device: undefined, unlocked: undefined, challenge: undefined, exportChallenge: undefined }
+  const wallet: Omit<Wallet, 'server'> = { options, device: undefined, unlocked: undefined, challenge: undefined, approval: undefined, exportChallenge: undefined }
   const server = Server.client({ base: options.base, device: () => wallet.device!, ...(options.fetch && { fetch: options.fetch }) })
   return Object.assign(wallet, { server })
 }
@@ -76,38 +87,58 @@ export async function restore(wallet: Wallet, signal?: AbortSignal): Promise<Acc
   // The server's address must be the one this device committed to (docs/embedded-wallet.md §2).
   if (session.address.toLowerCase() !== record.address.toLowerCase() || session.user.id !== record.userId) throw tampered(wallet)
   const d = await Device.openShare(store, wallet.device!, record)
-  const secret = await combine(wallet, d, Base64url.decode(session.deviceShare), record.address)
+  const a = await down(wallet, 'deviceShare', record.userId, session.deviceShare)
+  const secret = await combine(wallet, d, a, record.address)
   return unlock(wallet, secret, record.email)
 }
 
-/** CONNECT_EMAIL: asks the server to mail a code; it enforces every throttle (spec §5). */
-export async function connectEmail(wallet: Wallet, email: string, host: string, signal?: AbortSignal): Promise<void> {
+/**
+ * CONNECT_EMAIL: asks the server to mail a code naming the host (as the browser attested it, or marked
+ * reported); the server enforces every throttle (spec §5). A code asked for before is withdrawn.
+ */
+export async function connectEmail(wallet: Wallet, email: string, origin: { host: string; attested: boolean }, signal?: AbortSignal): Promise<void> {
+  await cancelEmail(wallet)
+  wallet.approval = undefined
   try {
-    const started = await call(wallet, 'POST /v1/email/start', { email, host }, signal)
-    wallet.challenge = { id: started.challengeId, email }
+    const started = await call(wallet, 'POST /v1/email/start', { email, ...origin }, signal)
+    wallet.challenge = { id: started.challengeId, email, ...origin }
   } catch (error) {
     throw toDoorwayError(error)
   }
+}
+
+/** The person left the code step: their code stops working at the server now, not in 10 minutes. */
+export async function cancelEmail(wallet: Wallet): Promise<void> {
+  const { challenge } = wallet
+  wallet.challenge = undefined
+  if (challenge) await call(wallet, 'POST /v1/email/cancel', { challengeId: challenge.id }).catch(() => {})
 }
 
 type Verified = Contract.Result<Server.Route<'POST /v1/email/verify'>>
 
-/** CONNECT_OTP: verifies the code, then creates the wallet, or recovers it with R1 + R2 and enrols this device. */
-export async function connectOtp(wallet: Wallet, code: string, signal?: AbortSignal): Promise<Account> {
+/**
+ * CONNECT_OTP: verifies the code. A new user's wallet is created here; an existing wallet answers
+ * VERIFY_DEVICE: the person approves this device from the vault's mail, and `awaitDevice` recovers it.
+ */
+export async function connectOtp(wallet: Wallet, code: string, signal?: AbortSignal): Promise<Account | 'VERIFY_DEVICE'> {
   const { challenge } = wallet
   if (!challenge) throw new Errors.DoorwayError(secureText.expired)
-  const ephemeral = await Seal.generateKeyPair()
   let verified: Verified
   try {
-    const device = Base64url.encode(await Seal.exportPublicKey(ephemeral.publicKey))
-    verified = await call(wallet, 'POST /v1/email/verify', { challengeId: challenge.id, code, device }, signal)
+    verified = await call(wallet, 'POST /v1/email/verify', { challengeId: challenge.id, code }, signal)
   } catch (error) {
     throw toDoorwayError(error)
   }
   wallet.challenge = undefined
+  // The server's user must be the email the person typed (normalized as the server does).
+  const email = Email.normalize(challenge.email)
+  if (verified.user.email !== email) throw tampered(wallet)
+  if (verified.next === 'approve') {
+    wallet.approval = { user: verified.user, email, host: challenge.host, attested: challenge.attested }
+    return 'VERIFY_DEVICE'
+  }
   try {
-    if (!verified.wallet) return await createWallet(wallet, verified.user, signal)
-    return await recoverWallet(wallet, verified.user, { ...verified.wallet, ephemeral }, signal)
+    return await createWallet(wallet, verified.user, signal)
   } catch (error) {
     throw toDoorwayError(error)
   }
@@ -115,34 +146,110 @@ export async function connectOtp(wallet: Wallet, code: string, signal?: AbortSig
 
 /** A new user's wallet: fresh entropy, its two splits, R2 sealed to the pinned vault key (docs/embedded-wallet.md §2). */
 async function createWallet(wallet: Wallet, user: Verified['user'], signal?: AbortSignal): Promise<Account> {
+  const { options } = wallet
+  const deviceId = wallet.device!.id
   const secret = Shares.entropy()
   const address = Shares.evmAccount(secret).address
   const shares = await Shares.splitTwice(secret)
-  const recovery2 = await Seal.seal(wallet.options.vaultPublicKey, shares.recovery2, new TextEncoder().encode(user.id))
-  const body = { address, deviceShare: Base64url.encode(shares.server), recovery1: Base64url.encode(shares.recovery1), recovery2: Base64url.encode(recovery2) }
-  await call(wallet, 'POST /v1/wallet', body, signal)
-  await Device.saveWallet(wallet.options.store, wallet.device!, { userId: user.id, email: user.email, address, share: shares.device })
+  const recovery2 = await Seal.seal(options.vaultPublicKey, shares.recovery2, new TextEncoder().encode(user.id))
+  const up = async (share: Transport.Share, bytes: Uint8Array) => Base64url.encode(await Transport.up(options.serverPublicKey, share, deviceId, bytes))
+  const body = { address, deviceShare: await up('deviceShare', shares.server), recovery1: await up('recovery1', shares.recovery1), recovery2: Base64url.encode(recovery2) }
+  const { attestation } = await call(wallet, 'POST /v1/wallet', body, signal)
+  // The vault registered this wallet for this email: later devices will check that statement.
+  if (!(await Attest.verify(options.vaultSigningKey, { kind: 'wallet', userId: user.id, email: user.email, address }, attestation))) throw substituted(wallet)
+  await Device.saveWallet(options.store, wallet.device!, { userId: user.id, email: user.email, address, share: shares.device })
   for (const share of Object.values(shares)) share.fill(0)
   return unlock(wallet, secret, user.email)
 }
 
-/** An existing wallet on this device: R1 + R2 (re-sealed by the vault to `ephemeral`), then a new device pair. */
-async function recoverWallet(
-  wallet: Wallet,
-  user: Verified['user'],
-  recovery: { address: string; recovery1: string; recovery2: string; ephemeral: CryptoKeyPair },
-  signal?: AbortSignal,
-): Promise<Account> {
-  const { address } = recovery
-  const r2 = await Seal.open(recovery.ephemeral.privateKey, Base64url.decode(recovery.recovery2), new TextEncoder().encode(user.id))
-  const secret = await combine(wallet, Base64url.decode(recovery.recovery1), r2, address)
+type Ready = Extract<Contract.Result<Server.Route<'POST /v1/recovery'>>, { state: 'ready' }>
+
+/**
+ * VERIFY_DEVICE: asks until the person has approved this device from the vault's mail, then recovers
+ * the wallet here. Ends with the wallet, a refusal (denied, expired link), or the signal.
+ */
+export async function awaitDevice(wallet: Wallet, signal?: AbortSignal): Promise<Account> {
+  const { approval } = wallet
+  if (!approval) throw new Errors.DoorwayError(secureText.expired)
+  try {
+    for (;;) {
+      const answer = await call(wallet, 'POST /v1/recovery', {}, signal)
+      if (answer.state === 'ready') return await recoverWallet(wallet, approval, answer, signal)
+      await sleep(wallet.options.pollMs ?? 2_000, signal)
+    }
+  } catch (error) {
+    throw toDoorwayError(error)
+  }
+}
+
+/** Mails a new approval link for this device (the last one stops working); answers when it expires. */
+export async function resendDevice(wallet: Wallet, signal?: AbortSignal): Promise<number> {
+  const { approval } = wallet
+  if (!approval) throw new Errors.DoorwayError(secureText.expired)
+  try {
+    return (await call(wallet, 'POST /v1/recovery/resend', { host: approval.host, attested: approval.attested }, signal)).expiresAt
+  } catch (error) {
+    throw toDoorwayError(error)
+  }
+}
+
+/**
+ * The approved device's recovery: the vault's statements must vouch for this email's wallet at this
+ * address and for this re-seal to this device's key, or nothing is opened (a server cannot substitute a
+ * wallet); then R1 + R2 rebuild the entropy, checked against the address, and the device gets its own pair.
+ */
+async function recoverWallet(wallet: Wallet, approval: NonNullable<Wallet['approval']>, ready: Ready, signal?: AbortSignal): Promise<Account> {
+  const { options } = wallet
+  const { user, email } = approval
+  const device = wallet.device!
+  const { address } = ready
+  const sealedR2 = Base64url.decode(ready.recovery2)
+  const vouched =
+    (await Attest.verify(options.vaultSigningKey, { kind: 'wallet', userId: user.id, email, address }, ready.wallet)) &&
+    (await Attest.verify(
+      options.vaultSigningKey,
+      { kind: 'reseal', userId: user.id, email, address, device: await Attest.fingerprint(await Seal.exportPublicKey(device.sealPair.publicKey)), sealed: await Attest.fingerprint(sealedR2) },
+      ready.reseal,
+    ))
+  if (!vouched) throw substituted(wallet)
+  const r1 = await down(wallet, 'recovery1', user.id, ready.recovery1)
+  const r2 = await Seal.open(device.sealPair.privateKey, sealedR2, new TextEncoder().encode(user.id)).catch(() => {
+    throw tampered(wallet)
+  })
+  const secret = await combine(wallet, r1, r2, address)
   // A fresh device pair for this device; the recovery pair stays as it is.
   const [d, a] = (await split(secret, 2, 2)) as [Uint8Array, Uint8Array]
-  await call(wallet, 'POST /v1/devices/share', { deviceShare: Base64url.encode(a) }, signal)
-  await Device.saveWallet(wallet.options.store, wallet.device!, { userId: user.id, email: user.email, address: address as `0x${string}`, share: d })
+  const sealedA = await Transport.up(options.serverPublicKey, 'deviceShare', device.id, a)
+  await call(wallet, 'POST /v1/devices/share', { deviceShare: Base64url.encode(sealedA) }, signal)
+  await Device.saveWallet(options.store, device, { userId: user.id, email, address: address as `0x${string}`, share: d })
   d.fill(0)
   a.fill(0)
-  return unlock(wallet, secret, user.email)
+  wallet.approval = undefined
+  return unlock(wallet, secret, email)
+}
+
+/** A share that came down sealed to this device's seal key; one that does not open was altered or misdirected. */
+async function down(wallet: Wallet, share: Transport.Share, userId: string, sealed: string): Promise<Uint8Array> {
+  const device = wallet.device!
+  return Transport.openDown(device.sealPair.privateKey, share, userId, device.id, Base64url.decode(sealed)).catch(() => {
+    throw tampered(wallet)
+  })
+}
+
+/** Waits `ms`, or rejects with an AbortError when the signal ends first. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const aborted = () => {
+      clearTimeout(timer)
+      reject(new DOMException('Aborted', 'AbortError'))
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', aborted)
+      resolve()
+    }, ms)
+    if (signal?.aborted) aborted()
+    else signal?.addEventListener('abort', aborted, { once: true })
+  })
 }
 
 /** The key for one signature: in memory, or rebuilt from D + A after the idle lock. */
@@ -191,13 +298,15 @@ export async function exportSecret(wallet: Wallet, host: string, code?: string, 
   }
   wallet.exportChallenge = undefined
   const d = await Device.openShare(store, wallet.device!, record)
-  return combine(wallet, d, Base64url.decode(released.deviceShare), record.address)
+  const a = await down(wallet, 'deviceShare', record.userId, released.deviceShare)
+  return combine(wallet, d, a, record.address)
 }
 
 /** Ends the session on this device: the server deletes A, and D is forgotten here. */
 export async function signOut(wallet: Wallet, signal?: AbortSignal): Promise<void> {
   lock(wallet)
-  wallet.challenge = wallet.exportChallenge = undefined
+  await cancelEmail(wallet)
+  wallet.approval = wallet.exportChallenge = undefined
   const had = await Device.wallet(wallet.options.store)
   await Device.forgetWallet(wallet.options.store)
   if (had) await call(wallet, 'POST /v1/session/end', {}, signal).catch(() => {})
@@ -214,7 +323,8 @@ async function enrolled(wallet: Wallet, signal?: AbortSignal, again = false): Pr
   wallet.device ??= await Device.key(wallet.options.store)
   if (wallet.device.enrolled && !again) return wallet.device
   const publicKey = Base64url.encode(new Uint8Array(await crypto.subtle.exportKey('raw', wallet.device.keyPair.publicKey)))
-  await wallet.server.send('POST /v1/devices', { deviceId: wallet.device.id, publicKey }, signal)
+  const sealKey = Base64url.encode(await Seal.exportPublicKey(wallet.device.sealPair.publicKey))
+  await wallet.server.send('POST /v1/devices', { deviceId: wallet.device.id, publicKey, sealKey }, signal)
   wallet.device = await Device.markEnrolled(wallet.options.store, wallet.device)
   return wallet.device
 }
@@ -251,6 +361,12 @@ async function combine(wallet: Wallet, a: Uint8Array, b: Uint8Array, address: st
   }
 }
 
+/** A wallet the vault did not vouch for: a server substituting another wallet on a new device. Nothing is opened. */
+function substituted(wallet: Wallet): Errors.DoorwayError {
+  wallet.options.onTampered?.()
+  return new Errors.DoorwayError(secureText.substituted)
+}
+
 /** A share or an address that is not what this device committed to: reported, and nothing is signed. */
 function tampered(wallet: Wallet): Errors.DoorwayError {
   wallet.options.onTampered?.()
@@ -283,6 +399,12 @@ export function toDoorwayError(error: unknown): Errors.DoorwayError {
       return new Errors.DoorwayError(secureText.otherDevice)
     case 'mail':
       return new Errors.DoorwayError(secureText.mailFailed)
+    case 'denied':
+      return new Errors.DoorwayError(secureText.approvalDenied)
+    case 'notApproved':
+      return new Errors.DoorwayError(secureText.approvalExpired)
+    case 'approvalThrottled':
+      return new Errors.DoorwayError(format(secureText.approvalThrottled, { n }))
   }
   if (error.status === 400 && /email/i.test(error.message)) return new Errors.DoorwayError(secureText.invalid)
   if (error.status === 400 && /code/i.test(error.message)) return new Errors.DoorwayError(secureText.codeInvalid)

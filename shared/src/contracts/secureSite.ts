@@ -27,8 +27,14 @@ export const codeDigits = 6
 export const shareBytes = 17
 /** An uncompressed P-256 point: 0x04 ‖ x ‖ y. */
 export const pointBytes = 65
-/** R2 sealed to the vault (common/Seal.ts): version, ephemeral point, iv, the share, the GCM tag. */
+/**
+ * A share sealed to a key (common/Seal.ts): version, ephemeral point, iv, the share, the GCM tag. No share
+ * crosses the wire in clear (docs/embedded-wallet.md §2): R2 is sealed to the vault, uploads to the
+ * server's transport key, and what comes back to the device's seal key.
+ */
 export const sealedShareBytes = 1 + pointBytes + 12 + shareBytes + 16
+/** An ECDSA P-256 signature, r ‖ s (the vault's statements, common/Attest.ts). */
+export const signatureBytes = 64
 
 // ---- bytes --------------------------------------------------------------------------------------------
 
@@ -57,7 +63,8 @@ const time = /* @__PURE__ */ S.integer({ min: 0 })
 const user = /* @__PURE__ */ S.object({ id, email: S.string({ max: 254 }) })
 const challenge = /* @__PURE__ */ S.object({ challengeId: id, expiresAt: time })
 const evmAddress = /* @__PURE__ */ S.string({ pattern: /^0x[0-9a-fA-F]{40}$/ })
-const share = /* @__PURE__ */ base64url(shareBytes)
+const sealed = /* @__PURE__ */ base64url(sealedShareBytes)
+const signature = /* @__PURE__ */ base64url(signatureBytes)
 const empty = /* @__PURE__ */ S.object({})
 
 /** An entry of the audit log as GET /v1/audit lists it (API.md Details: how `hash` chains). */
@@ -74,14 +81,21 @@ export const answers = {
   'GET /healthz': S.object({ ok: S.literal(true) }),
   'POST /v1/devices': S.object({ deviceId: id }),
   'POST /v1/email/start': challenge,
-  // R1 in clear; R2 as the vault re-sealed it to the device's ephemeral key: another sealed box of a share.
-  'POST /v1/email/verify': S.object({ user, wallet: S.union(S.literal(null), S.object({ address: evmAddress, recovery1: share, recovery2: base64url(sealedShareBytes) })) }),
-  'POST /v1/wallet': empty,
+  'POST /v1/email/cancel': empty,
+  // create: a new user makes the wallet here; approve: an existing wallet waits for the person's approval of this device.
+  'POST /v1/email/verify': S.object({ user, next: S.oneOf(['create', 'approve']) }),
+  // R1 sealed to the device's seal key by the server, R2 re-sealed to it by the vault, with the vault's statements.
+  'POST /v1/recovery': S.union(
+    S.object({ state: S.literal('pending') }),
+    S.object({ state: S.literal('ready'), address: evmAddress, recovery1: sealed, recovery2: sealed, wallet: signature, reseal: signature }),
+  ),
+  'POST /v1/recovery/resend': S.object({ expiresAt: time }),
+  'POST /v1/wallet': S.object({ attestation: signature }),
   'POST /v1/devices/share': empty,
-  'POST /v1/session': S.object({ user, address: evmAddress, deviceShare: share }),
+  'POST /v1/session': S.object({ user, address: evmAddress, deviceShare: sealed }),
   'POST /v1/session/end': empty,
   'POST /v1/export/code': S.union(S.object({ fresh: S.literal(true) }), challenge),
-  'POST /v1/export': S.object({ deviceShare: share }),
+  'POST /v1/export': S.object({ deviceShare: sealed }),
   'GET /v1/audit': S.object({ entries: S.array(auditEntry, Number.POSITIVE_INFINITY) }),
 } as const
 
@@ -99,6 +113,7 @@ function declareFields() {
     /** The dapp's origin, as the mail shows it: http(s), nothing after the port, at most 200 characters. */
     host: Contract.field(S.refine(S.string({ max: 200 }), isOrigin, { format: 'uri', description: 'An http(s) origin' }), 'Invalid host: expected an http(s) origin'),
     address: Contract.field(evmAddress, 'Invalid address: expected a 0x-prefixed 40-hex-digit address'),
+    attested: Contract.field(S.boolean, 'Invalid attested: expected true or false'),
   }
 }
 
@@ -130,7 +145,7 @@ function signInRoutes() {
       method: 'POST',
       path: '/v1/devices',
       summary: 'Enrols a device key, signed by that key; 200 instead of 201 when the same key is enrolled already',
-      body: { deviceId: fields.id('deviceId'), publicKey: bytes('publicKey', pointBytes) },
+      body: { deviceId: fields.id('deviceId'), publicKey: bytes('publicKey', pointBytes), sealKey: bytes('sealKey', pointBytes) },
       result: answers['POST /v1/devices'],
       status: 201,
       errors: [400, 401, 409, 413],
@@ -138,38 +153,62 @@ function signInRoutes() {
     emailStart: Contract.route({
       method: 'POST',
       path: '/v1/email/start',
-      summary: `${signed}mails a sign-in code to the email, naming the host`,
-      body: { email: fields.email, host: fields.host },
+      summary: `${signed}mails a sign-in code to the email, naming the host (marked reported unless the browser attested it)`,
+      body: { email: fields.email, host: fields.host, attested: fields.attested },
       result: answers['POST /v1/email/start'],
       errors: [400, 401, 413, 429, 503],
     }),
     emailVerify: Contract.route({
       method: 'POST',
       path: '/v1/email/verify',
-      summary: `${signed}verifies the code: the user, and for an existing wallet R1 and R2 re-sealed to the device key`,
-      body: { challengeId: fields.id('challengeId'), code: fields.code, device: bytes('device', pointBytes) },
+      summary: `${signed}verifies the code: the user, and whether this device creates the wallet or waits for the person's approval (the vault mails the link)`,
+      body: { challengeId: fields.id('challengeId'), code: fields.code },
       result: answers['POST /v1/email/verify'],
-      errors: [400, 401, 413, 429, 503],
+      errors: [400, 401, 404, 413, 429, 503],
+    }),
+    emailCancel: Contract.route({
+      method: 'POST',
+      path: '/v1/email/cancel',
+      summary: `${signed}withdraws this device's unused code request (the person left the code step)`,
+      body: { challengeId: fields.id('challengeId') },
+      result: answers['POST /v1/email/cancel'],
+      errors: [400, 401, 413],
+    }),
+    recovery: Contract.route({
+      method: 'POST',
+      path: '/v1/recovery',
+      summary: `${signed}a session; pending until the person approves this device, then R1 and R2 sealed to its seal key with the vault's statements`,
+      body: {},
+      result: answers['POST /v1/recovery'],
+      errors: [400, 401, 403, 404, 413, 429, 503],
+    }),
+    recoveryResend: Contract.route({
+      method: 'POST',
+      path: '/v1/recovery/resend',
+      summary: `${signed}a session; has the vault mail a new approval link for this device, naming the host as the code mail did`,
+      body: { host: fields.host, attested: fields.attested },
+      result: answers['POST /v1/recovery/resend'],
+      errors: [400, 401, 403, 404, 413, 429, 503],
     }),
     wallet: Contract.route({
       method: 'POST',
       path: '/v1/wallet',
-      summary: `${signed}fresh auth; stores a new wallet: its address, this device's A, R1, and R2 sealed to the vault`,
+      summary: `${signed}fresh auth; stores a new wallet: its address, this device's A and R1 sealed to the server, and R2 sealed to the vault, which registers it`,
       body: {
         address: fields.address,
-        deviceShare: bytes('deviceShare', shareBytes),
-        recovery1: bytes('recovery1', shareBytes),
+        deviceShare: bytes('deviceShare', sealedShareBytes),
+        recovery1: bytes('recovery1', sealedShareBytes),
         recovery2: bytes('recovery2', sealedShareBytes),
       },
       result: answers['POST /v1/wallet'],
       status: 201,
-      errors: [400, 401, 403, 409, 413],
+      errors: [400, 401, 403, 409, 413, 503],
     }),
     deviceShare: Contract.route({
       method: 'POST',
       path: '/v1/devices/share',
-      summary: `${signed}fresh auth; stores this device's share A of the wallet`,
-      body: { deviceShare: bytes('deviceShare', shareBytes) },
+      summary: `${signed}fresh auth; stores this device's share A of the wallet, sealed to the server`,
+      body: { deviceShare: bytes('deviceShare', sealedShareBytes) },
       result: answers['POST /v1/devices/share'],
       status: 201,
       errors: [400, 401, 403, 404, 413],

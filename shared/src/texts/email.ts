@@ -19,6 +19,11 @@ export const secureText = {
   hourly: 'Too many codes for this email this hour. Please try again after {n} seconds',
   tampered: 'The wallet could not be rebuilt safely on this device, so nothing was signed.',
   mailFailed: 'The code email could not be sent. Try again in a moment.',
+  // new-device approval (VERIFY_DEVICE, docs/embedded-wallet.md §4)
+  approvalDenied: 'This browser was not approved, so nothing was unlocked. Send a new link to try again.',
+  approvalExpired: 'The approval link has expired. Send a new link.',
+  approvalThrottled: 'Too many approval links for this wallet this hour. Please try again after {n} seconds',
+  substituted: 'The server answered with a wallet the vault did not vouch for, so nothing was unlocked.',
 } as const
 
 export const emailText = {
@@ -38,4 +43,13 @@ export const emailText = {
   resent: 'A new code is on its way',
   otherEmail: 'Use another email',
   retry: 'Try again',
+  // new-device approval (VERIFY_DEVICE): the modal waits while the person approves this browser from the mailed link
+  linkSent: 'We sent a link to {email}. Open it on any device and approve this browser to use your wallet here.',
+  linkHint: 'The link expires in 15 minutes. Keep this window open.',
+  waitingApproval: 'Waiting for your approval…',
+  sendingLink: 'Sending a new link…',
+  resendLink: 'Resend link',
+  resendLinkIn: 'Resend link in {n} s',
+  linkResent: 'We sent a new link.',
+  approvalTimedOut: 'No approval came in 15 minutes. Send a new link to try again.',
 } as const

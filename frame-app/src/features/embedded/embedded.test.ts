@@ -9,14 +9,14 @@ import { afterAll, afterEach, describe, expect, test, vi } from 'vitest'
 import { configAtom, hostOriginAtom } from '../../core/config.js'
 import { accountAtom } from '../../core/connection.js'
 import { embeddedId } from '../../core/connectors/Connector.js'
-import { loginAtom, submitCodeAtom, submitEmailAtom } from './emailLogin.js'
+import { deviceApprovalTimeoutMs, leaveStepAtom, loginAtom, otherEmailAtom, resendLinkAtom, submitCodeAtom, submitEmailAtom } from './emailLogin.js'
 import { approvalAtom, cancelApprovalAtom, restoreEmbeddedAtom } from './embedded.js'
 import { exportKeyAtom } from './embeddedSession.js'
 import * as Storage from '../../core/storage.js'
 import * as Requests from '../../host/requests.js'
 import { balanceRefreshAtom } from '../balances/balance.js'
-import { openAtom } from '../../core/modal.js'
-import { pushAtom, routeAtom } from '../../core/router.js'
+import { closeModalAtom, openAtom } from '../../core/modal.js'
+import { historyAtom, pushAtom, routeAtom } from '../../core/router.js'
 import { toastAtom } from '../../core/toasts.js'
 import { secureStatusAtom } from './secure.js'
 
@@ -41,6 +41,8 @@ function setup(handlers: Handlers) {
     restore: () => ({ account: null }),
     connectEmail: () => ({ action: 'VERIFY_OTP' as const }),
     connectOtp: () => ({ account: { email: 'ada@example.com', address } }),
+    awaitDevice: () => new Promise(() => {}),
+    resendDevice: () => ({ expiresAt: Date.now() + 900_000 }),
     sign: () => ({ result: '0x' }),
     signOut: () => null,
     exportKey: () => null,
@@ -129,6 +131,136 @@ describe('email login', () => {
     expect(account).toMatchObject({ address, chainId: 'eip155:31337' })
     expect(account.connector).toMatchObject({ type: 'AUTH', user: { email: 'ada@example.com' } })
     expect(store.get(routeAtom)).toEqual({ view: 'Account' })
+  })
+})
+
+/** An approval the test settles: the ops the secure-site was asked to wait under, and its answer. */
+function approval() {
+  const ops: string[] = []
+  let settle!: { approve: () => void; refuse: (error: Error) => void }
+  const awaitDevice = vi.fn(({ op }: { op: string }) => {
+    ops.push(op)
+    return new Promise<{ account: Protocol.EmbeddedAccount }>((resolve, reject) => {
+      settle = { approve: () => resolve({ account: { email: 'ada@example.com', address } }), refuse: reject }
+    })
+  })
+  return { ops, awaitDevice, settle: () => settle }
+}
+
+/** A store on the device step: email, code, then VERIFY_DEVICE from the secure-site. */
+async function onDeviceStep(handlers: Handlers) {
+  const secure = setup({ connectOtp: () => ({ action: 'VERIFY_DEVICE' as const }), ...handlers })
+  await secure.store.set(submitEmailAtom, 'ada@example.com')
+  await secure.store.set(submitCodeAtom, '123456')
+  return secure
+}
+
+describe('device approval', () => {
+  test('behavior: VERIFY_DEVICE puts the device step in place of the code step and waits for the approval', async () => {
+    const { ops, awaitDevice } = approval()
+    const before = Date.now()
+    const { store } = await onDeviceStep({ awaitDevice })
+    expect(store.get(historyAtom)).toEqual([{ view: 'Connect' }, { view: 'EmailVerifyDevice' }])
+    await vi.waitFor(() => expect(awaitDevice).toHaveBeenCalledOnce())
+    expect(ops[0]).toMatch(/^[0-9a-f]{32}$/)
+    expect(store.get(loginAtom)).toMatchObject({ email: 'ada@example.com', waiting: true, busy: null, error: null })
+    expect(store.get(loginAtom).resendAt).toBeGreaterThanOrEqual(before + 30_000)
+    expect(store.get(accountAtom)).toBeNull()
+  })
+
+  test('behavior: the approval connects the account and shows Account, as a verified code does', async () => {
+    const { awaitDevice, settle } = approval()
+    const { store } = await onDeviceStep({ awaitDevice })
+    await vi.waitFor(() => expect(awaitDevice).toHaveBeenCalledOnce())
+    settle().approve()
+    await vi.waitFor(() => expect(store.get(accountAtom)).not.toBeNull())
+    expect(store.get(accountAtom)!.connector).toMatchObject({ type: 'AUTH', user: { email: 'ada@example.com' } })
+    expect(store.get(routeAtom)).toEqual({ view: 'Account' })
+    expect(store.get(loginAtom)).toMatchObject({ waiting: false, email: '' })
+  })
+
+  test('param: the wait lasts the link\'s 15 minutes, not 30 s, then ends in the secure-site with its own message', async () => {
+    vi.useFakeTimers()
+    const { ops, awaitDevice } = approval()
+    const start = Date.now()
+    const { store, aborted } = await onDeviceStep({ awaitDevice })
+    // vi.waitFor moves the fake clock too: the wait began between `start` and `called`.
+    await vi.waitFor(() => expect(awaitDevice).toHaveBeenCalledOnce())
+    const called = Date.now()
+    await vi.advanceTimersByTimeAsync(start + deviceApprovalTimeoutMs - 1 - Date.now())
+    expect(store.get(loginAtom)).toMatchObject({ waiting: true, error: null })
+    await vi.advanceTimersByTimeAsync(called - start + 1)
+    expect(store.get(loginAtom)).toMatchObject({ waiting: false, error: emailText.approvalTimedOut })
+    await vi.waitFor(() => expect(aborted).toEqual([ops[0]]))
+  })
+
+  test('behavior: Resend link asks for a new link, says so and waits 30 s before the next', async () => {
+    const resendDevice = vi.fn((_: { op: string }) => ({ expiresAt: Date.now() + 900_000 }))
+    const { store } = await onDeviceStep({ resendDevice })
+    const before = Date.now()
+    await store.set(resendLinkAtom)
+    expect(resendDevice).toHaveBeenCalledOnce()
+    expect(store.get(loginAtom)).toMatchObject({ notice: emailText.linkResent, busy: null, waiting: true })
+    expect(store.get(loginAtom).resendAt).toBeGreaterThanOrEqual(before + 30_000)
+  })
+
+  test("error: the secure-site's throttle on links is shown as it is, and the wait goes on", async () => {
+    const message = format(emailText.approvalThrottled, { n: 120 })
+    const { store } = await onDeviceStep({ resendDevice: () => Promise.reject(new Errors.DoorwayError(message)) })
+    await store.set(resendLinkAtom)
+    expect(store.get(loginAtom)).toMatchObject({ error: message, busy: null, notice: null, waiting: true })
+  })
+
+  test('error: a denied approval is shown; a new link starts the wait again', async () => {
+    const { ops, awaitDevice, settle } = approval()
+    const { store } = await onDeviceStep({ awaitDevice })
+    await vi.waitFor(() => expect(awaitDevice).toHaveBeenCalledOnce())
+    settle().refuse(new Errors.DoorwayError(emailText.approvalDenied))
+    await vi.waitFor(() => expect(store.get(loginAtom)).toMatchObject({ error: emailText.approvalDenied, waiting: false }))
+    expect(store.get(routeAtom)).toEqual({ view: 'EmailVerifyDevice' })
+    await store.set(resendLinkAtom)
+    await vi.waitFor(() => expect(awaitDevice).toHaveBeenCalledTimes(2))
+    expect(ops[1]).not.toBe(ops[0])
+    expect(store.get(loginAtom)).toMatchObject({ waiting: true, error: null, notice: emailText.linkResent })
+  })
+
+  test('behavior: "Use another email" ends the wait in the secure-site and returns to the email step', async () => {
+    const { ops, awaitDevice } = approval()
+    const { store, aborted } = await onDeviceStep({ awaitDevice })
+    await vi.waitFor(() => expect(awaitDevice).toHaveBeenCalledOnce())
+    store.set(otherEmailAtom)
+    expect(store.get(historyAtom)).toEqual([{ view: 'Connect' }])
+    expect(store.get(loginAtom)).toMatchObject({ email: 'ada@example.com', waiting: false, error: null })
+    await vi.waitFor(() => expect(aborted).toEqual([ops[0]]))
+  })
+
+  test('behavior: closing the modal ends the wait (the view leaves), and an approval landing after that connects nothing', async () => {
+    const { ops, awaitDevice, settle } = approval()
+    const { store, aborted } = await onDeviceStep({ awaitDevice })
+    await vi.waitFor(() => expect(awaitDevice).toHaveBeenCalledOnce())
+    store.set(openAtom, true)
+    store.set(closeModalAtom)
+    expect(store.get(routeAtom)).toEqual({ view: 'Connect' })
+    settle().approve()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(store.get(accountAtom)).toBeNull()
+    expect(store.get(openAtom)).toBe(false)
+
+    // What the view does when it goes away: the secure-site is told to stop waiting.
+    await store.set(submitEmailAtom, 'ada@example.com')
+    await store.set(submitCodeAtom, '123456')
+    await vi.waitFor(() => expect(awaitDevice).toHaveBeenCalledTimes(2))
+    store.set(leaveStepAtom)
+    await vi.waitFor(() => expect(aborted).toEqual([ops[1]]))
+    expect(store.get(loginAtom).waiting).toBe(false)
+  })
+
+  test('behavior: a VERIFY_DEVICE answer after the person left the code step starts no wait', async () => {
+    const { awaitDevice } = approval()
+    const { store } = setup({ connectOtp: () => ({ action: 'VERIFY_DEVICE' as const }), awaitDevice })
+    await store.set(submitCodeAtom, '123456')
+    expect(store.get(routeAtom)).toEqual({ view: 'Connect' })
+    expect(awaitDevice).not.toHaveBeenCalled()
   })
 })
 

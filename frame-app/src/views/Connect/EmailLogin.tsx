@@ -1,10 +1,18 @@
-// A lazy chunk: loaded only when features.email is on (spec §1). The email step on Connect, and the
-// code step (EmailVerifyOtp) that follows it.
+// A lazy chunk: loaded only when features.email is on (spec §1). The email step on Connect, the
+// code step (EmailVerifyOtp) that follows it, and a new browser's wait for approval (EmailVerifyDevice).
 import { format, ui } from '@doorway/shared/Texts'
 import { emailText } from '@doorway/shared/texts/email'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { type ClipboardEvent, type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
-import { loginAtom, otherEmailAtom, resendCodeAtom, submitCodeAtom, submitEmailAtom } from '../../features/embedded/emailLogin.js'
+import {
+  leaveStepAtom,
+  loginAtom,
+  otherEmailAtom,
+  resendCodeAtom,
+  resendLinkAtom,
+  submitCodeAtom,
+  submitEmailAtom,
+} from '../../features/embedded/emailLogin.js'
 import { secureStatusAtom } from '../../features/embedded/secure.js'
 import './EmailLogin.css'
 
@@ -121,6 +129,57 @@ export function EmailVerifyOtp() {
         {wait > 0 ? format(emailText.resendIn, { n: wait }) : emailText.resend}
       </button>
       <button type="button" className="list-button" onClick={otherEmail} disabled={verifying}>
+        {emailText.otherEmail}
+      </button>
+    </div>
+  )
+}
+
+/**
+ * The device step (VERIFY_DEVICE, docs/embedded-wallet.md §4): an existing wallet on a new browser waits
+ * while the person approves this browser from the mailed link. Leaving the view ends the wait.
+ */
+export function EmailVerifyDevice() {
+  const login = useAtomValue(loginAtom)
+  const resend = useSetAtom(resendLinkAtom)
+  const otherEmail = useSetAtom(otherEmailAtom)
+  const leave = useSetAtom(leaveStepAtom)
+  const now = useNow(login.resendAt)
+  const intro = useRef<HTMLParagraphElement>(null)
+  // The code step's focused digit is gone: the explanation takes the focus, so it is read first.
+  useEffect(() => intro.current?.focus(), [])
+  // Back, close or any other view: a wait whose view is gone must not connect later.
+  useEffect(() => () => leave(), [leave])
+  const sending = login.busy === 'sending'
+  const wait = Math.max(0, Math.ceil((login.resendAt - now) / 1000))
+  const status = sending ? emailText.sendingLink : login.waiting ? emailText.waitingApproval : ''
+
+  return (
+    <div className="stack device-step">
+      <p ref={intro} tabIndex={-1} className="device-intro">
+        {format(emailText.linkSent, { email: login.email })}
+      </p>
+      <p className="muted">{emailText.linkHint}</p>
+      <div role="status" className="device-status">
+        {(login.waiting || sending) && <span className="spinner" aria-hidden="true" />}
+        <span>{status}</span>
+        {login.notice && <span className="muted">{login.notice}</span>}
+      </div>
+      {login.error && (
+        <p className="error" role="alert">
+          {login.error}
+        </p>
+      )}
+      <button
+        type="button"
+        // A wait that ended leaves resending as the way on: it is the main action then.
+        className={login.waiting ? 'list-button' : 'primary-button'}
+        disabled={wait > 0 || sending}
+        onClick={() => void resend()}
+      >
+        {wait > 0 ? format(emailText.resendLinkIn, { n: wait }) : emailText.resendLink}
+      </button>
+      <button type="button" className="list-button" onClick={otherEmail}>
         {emailText.otherEmail}
       </button>
     </div>

@@ -1,5 +1,6 @@
 /** The session routes (API.md): this device's share for a live session, ending it, the audit log. */
 import * as Base64url from '@doorway/secure-site/common/Base64url'
+import * as Transport from '@doorway/secure-site/common/Transport'
 import * as SecureSite from '@doorway/shared/contracts/secureSite'
 import { Hono } from 'hono'
 import type { Server } from '../app.js'
@@ -23,8 +24,10 @@ export function routes(server: Server) {
     const stored = await storage.wallets.deviceShare(userId, device.id)
     if (!user?.address || !stored) throw new Http.HttpError(401, 'No share on this device: recover with a code', { reason: 'noShare' })
     const share = await Custody.openDeviceShare(secrets.kek, userId, device.id, stored)
+    const sealed = await Transport.down(Base64url.decode(device.sealKey), 'deviceShare', userId, device.id, share)
+    share.fill(0)
     await server.audit(userId, Audit.kinds.shareReleased, { deviceId: device.id })
-    return Http.answer(c, table.session, { user: { id: user.id, email: user.email }, address: user.address, deviceShare: Base64url.encode(share) })
+    return Http.answer(c, table.session, { user: { id: user.id, email: user.email }, address: user.address, deviceShare: Base64url.encode(sealed) })
   })
 
   Http.on(app, table.sessionEnd, async (c) => {

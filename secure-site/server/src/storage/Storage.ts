@@ -12,6 +12,8 @@ export type User = {
   email: string
   /** The wallet's EVM address, the commitment every combine is checked against; null before a wallet exists. */
   address: string | null
+  /** The vault's signature over (user, email, address) when it registered the wallet (common/Attest.ts). */
+  attestation: string | null
   createdAt: number
 }
 
@@ -19,6 +21,8 @@ export type Device = {
   id: string
   /** The device's ECDSA P-256 public key, the uncompressed point as base64url. */
   publicKey: string
+  /** The device's ECDH P-256 seal key, base64url: shares coming down are sealed to it (common/Transport.ts). */
+  sealKey: string
   /** The user a verified code linked it to. */
   userId: string | null
   createdAt: number
@@ -31,7 +35,7 @@ export type Device = {
 }
 
 /** A code challenge as stored: the policy's record and the host the mail named. */
-export type Challenge = Otp.Challenge & { host: string }
+export type Challenge = Otp.Challenge & { host: string; attested: boolean }
 
 /** A wallet's recovery pair: R1 under KEK_A, R2 sealed to the vault (docs/embedded-wallet.md §2). */
 export type Recovery = { recovery1: Uint8Array; recovery2: Uint8Array; mode: 'automatic' }
@@ -57,7 +61,7 @@ export type Storage = {
   devices: {
     get(id: string): Promise<Device | undefined>
     /** 'taken' when the id belongs to another key (or a revoked device). */
-    enrol(options: { id: string; publicKey: string; now: number }): Promise<'created' | 'same' | 'taken'>
+    enrol(options: { id: string; publicKey: string; sealKey: string; now: number }): Promise<'created' | 'same' | 'taken'>
     touch(id: string, now: number): Promise<void>
     /** Links the device to the user and starts a session with fresh auth, now. */
     startSession(id: string, userId: string, now: number): Promise<void>
@@ -77,10 +81,21 @@ export type Storage = {
     attempt<O extends string>(id: string, now: number, decide: (challenge: Challenge, failures: number[]) => O): Promise<{ challenge: Challenge; outcome: O; failures: number[] } | undefined>
     /** Drops a challenge whose mail was never sent, so it counts toward no throttle. */
     withdraw(id: string): Promise<void>
+    /** Ends this device's unused challenge (the person left): it can no longer be verified, and still counts toward the throttle. */
+    cancel(id: string, deviceId: string, now: number): Promise<void>
   }
   wallets: {
     /** Stores a new wallet (the address, the first device's A, R1, sealed R2); false when the user has one. */
-    create(options: { userId: string; address: string; deviceId: string; deviceShare: Uint8Array; recovery1: Uint8Array; recovery2: Uint8Array; now: number }): Promise<boolean>
+    create(options: {
+      userId: string
+      address: string
+      attestation: string
+      deviceId: string
+      deviceShare: Uint8Array
+      recovery1: Uint8Array
+      recovery2: Uint8Array
+      now: number
+    }): Promise<boolean>
     recovery(userId: string): Promise<Recovery | undefined>
     deviceShare(userId: string, deviceId: string): Promise<Uint8Array | undefined>
     putDeviceShare(options: { userId: string; deviceId: string; share: Uint8Array; now: number }): Promise<void>

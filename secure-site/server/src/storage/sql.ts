@@ -103,14 +103,24 @@ CREATE OR REPLACE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
  * Applied once per database, in order, under the advisory lock the schema script always took, so several
  * instances can start at once. A change to the schema is a new migration at the end.
  */
-export const migrations: Migrations.Migration[] = [{ name: '1-schema', sql: schema }]
+export const migrations: Migrations.Migration[] = [
+  { name: '1-schema', sql: schema },
+  // docs/embedded-wallet.md §2: shares come down sealed to the device's seal key; the vault vouches for the address.
+  // Devices and wallets made before have none: a device enrols again with a new id; such a wallet cannot be recovered.
+  {
+    name: '2-custody',
+    sql: `ALTER TABLE devices ADD COLUMN seal_key text NOT NULL DEFAULT '';
+ALTER TABLE users ADD COLUMN attestation text;
+ALTER TABLE otp_challenges ADD COLUMN attested boolean NOT NULL DEFAULT false;`,
+  },
+]
 
 // bigint columns come back as strings from `pg`; float8 is exact for millisecond times and is a number in both drivers.
-const userColumns = `u.id, i.subject AS email, u.address, u.created_at::float8 AS "createdAt"`
+const userColumns = `u.id, i.subject AS email, u.address, u.attestation, u.created_at::float8 AS "createdAt"`
 const userFrom = `users u JOIN identities i ON i.user_id = u.id AND i.provider = 'email'`
-const deviceColumns = `id, public_key AS "publicKey", user_id AS "userId", created_at::float8 AS "createdAt", last_seen::float8 AS "lastSeen",
+const deviceColumns = `id, public_key AS "publicKey", seal_key AS "sealKey", user_id AS "userId", created_at::float8 AS "createdAt", last_seen::float8 AS "lastSeen",
   session_started_at::float8 AS "sessionStartedAt", fresh_auth_at::float8 AS "freshAuthAt", revoked`
-const challengeColumns = `id, email, device_id AS "deviceId", host, digest, attempts, created_at::float8 AS "createdAt",
+const challengeColumns = `id, email, device_id AS "deviceId", host, attested, digest, attempts, created_at::float8 AS "createdAt",
   expires_at::float8 AS "expiresAt", used_at::float8 AS "usedAt"`
 const auditColumns = `user_id AS "userId", seq, at::float8 AS at, kind, detail, prev_hash AS "prevHash", hash`
 
@@ -123,7 +133,7 @@ export const queries = {
     ON CONFLICT (provider, subject) DO NOTHING RETURNING user_id`,
   deleteUser: `DELETE FROM users WHERE id = $1`,
   device: `SELECT ${deviceColumns} FROM devices WHERE id = $1`,
-  insertDevice: `INSERT INTO devices (id, public_key, created_at, last_seen) VALUES ($1, $2, $3, $3)
+  insertDevice: `INSERT INTO devices (id, public_key, seal_key, created_at, last_seen) VALUES ($1, $2, $4, $3, $3)
     ON CONFLICT (id) DO NOTHING RETURNING id`,
   touchDevice: `UPDATE devices SET last_seen = GREATEST(last_seen, $2) WHERE id = $1`,
   startSession: `UPDATE devices SET user_id = $2, session_started_at = $3, fresh_auth_at = $3, last_seen = $3 WHERE id = $1`,
@@ -131,16 +141,17 @@ export const queries = {
   lockChallenges: `SELECT pg_advisory_xact_lock(4242102)`,
   recentChallenges: `SELECT ${challengeColumns} FROM otp_challenges WHERE (email = $1 OR device_id = $2) AND created_at > $3
     ORDER BY created_at`,
-  insertChallenge: `INSERT INTO otp_challenges (id, email, device_id, host, digest, attempts, created_at, expires_at, used_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+  insertChallenge: `INSERT INTO otp_challenges (id, email, device_id, host, attested, digest, attempts, created_at, expires_at, used_at)
+    VALUES ($1, $2, $3, $4, $10, $5, $6, $7, $8, $9)`,
   challengeForUpdate: `SELECT ${challengeColumns} FROM otp_challenges WHERE id = $1 FOR UPDATE`,
   spendAttempt: `UPDATE otp_challenges SET attempts = attempts + 1 WHERE id = $1`,
   markUsed: `UPDATE otp_challenges SET used_at = $2 WHERE id = $1`,
   withdrawChallenge: `DELETE FROM otp_challenges WHERE id = $1`,
+  cancelChallenge: `UPDATE otp_challenges SET used_at = $3 WHERE id = $1 AND device_id = $2 AND used_at IS NULL`,
   insertFailure: `INSERT INTO otp_failures (email, at) VALUES ($1, $2)`,
   failures: `SELECT at::float8 AS at FROM otp_failures WHERE email = $1 AND at > $2 ORDER BY at, seq`,
   // No row back: the user has a wallet already.
-  setAddress: `UPDATE users SET address = $2 WHERE id = $1 AND address IS NULL RETURNING id`,
+  setAddress: `UPDATE users SET address = $2, attestation = $3 WHERE id = $1 AND address IS NULL RETURNING id`,
   insertRecovery: `INSERT INTO recovery (user_id, recovery1, recovery2, mode, created_at) VALUES ($1, $2, $3, 'automatic', $4)`,
   recovery: `SELECT recovery1, recovery2, mode FROM recovery WHERE user_id = $1`,
   deviceShare: `SELECT share FROM device_shares WHERE user_id = $1 AND device_id = $2`,
@@ -188,10 +199,10 @@ function users(client: Client): Storage['users'] {
 function devices(client: Client): Storage['devices'] {
   return {
     get: (id) => one<Device>(client, queries.device, [id]),
-    async enrol({ id, publicKey, now }) {
-      if (await one(client, queries.insertDevice, [id, publicKey, now])) return 'created'
+    async enrol({ id, publicKey, sealKey, now }) {
+      if (await one(client, queries.insertDevice, [id, publicKey, now, sealKey])) return 'created'
       const device = await one<Device>(client, queries.device, [id])
-      return device && device.publicKey === publicKey && !device.revoked ? 'same' : 'taken'
+      return device && device.publicKey === publicKey && device.sealKey === sealKey && !device.revoked ? 'same' : 'taken'
     },
     async touch(id, now) {
       await client.query(queries.touchDevice, [id, now])
@@ -211,11 +222,11 @@ function challenges(client: Client): Storage['challenges'] {
       client.transaction(async (tx) => {
         // One start at a time, so two concurrent requests cannot both pass the 30 s throttle.
         await tx.query(queries.lockChallenges)
-        const { id, email, deviceId, host, digest, attempts, createdAt, expiresAt, usedAt } = challenge
+        const { id, email, deviceId, host, attested, digest, attempts, createdAt, expiresAt, usedAt } = challenge
         const recent = (await tx.query<Challenge>(queries.recentChallenges, [email, deviceId, createdAt - hourMs])).rows
         const failures = (await tx.query<{ at: number }>(queries.failures, [email, createdAt - Otp.policy.lockoutMs])).rows.map((r) => r.at)
         const refusal = refuse(recent, failures)
-        if (refusal === undefined) await tx.query(queries.insertChallenge, [id, email, deviceId, host, digest, attempts, createdAt, expiresAt, usedAt])
+        if (refusal === undefined) await tx.query(queries.insertChallenge, [id, email, deviceId, host, digest, attempts, createdAt, expiresAt, usedAt, attested])
         return refusal
       }),
     attempt: (id, now, decide) =>
@@ -234,14 +245,17 @@ function challenges(client: Client): Storage['challenges'] {
     async withdraw(id) {
       await client.query(queries.withdrawChallenge, [id])
     },
+    async cancel(id, deviceId, now) {
+      await client.query(queries.cancelChallenge, [id, deviceId, now])
+    },
   }
 }
 
 function wallets(client: Client): Storage['wallets'] {
   return {
-    create: ({ userId, address, deviceId, deviceShare, recovery1, recovery2, now }) =>
+    create: ({ userId, address, attestation, deviceId, deviceShare, recovery1, recovery2, now }) =>
       client.transaction(async (tx) => {
-        if (!(await one(tx, queries.setAddress, [userId, address]))) return false
+        if (!(await one(tx, queries.setAddress, [userId, address, attestation]))) return false
         await tx.query(queries.insertRecovery, [userId, bytea(recovery1), bytea(recovery2), now])
         await tx.query(queries.putDeviceShare, [userId, deviceId, bytea(deviceShare), now])
         return true

@@ -21,7 +21,7 @@ describe.each(backends)('%s', (_, create) => {
 
   const device = async () => {
     const id = Ids.random()
-    await place.storage.devices.enrol({ id, publicKey: `key-${id}`, now })
+    await place.storage.devices.enrol({ id, publicKey: `key-${id}`, sealKey: `seal-${id}`, now })
     return id
   }
 
@@ -38,10 +38,10 @@ describe.each(backends)('%s', (_, create) => {
   describe('devices', () => {
     test('behavior: enrol answers created, then same for the same key, taken for another', async () => {
       const id = Ids.random()
-      expect(await place.storage.devices.enrol({ id, publicKey: 'k1', now })).toBe('created')
-      expect(await place.storage.devices.enrol({ id, publicKey: 'k1', now })).toBe('same')
-      expect(await place.storage.devices.enrol({ id, publicKey: 'k2', now })).toBe('taken')
-      expect(await place.storage.devices.get(id)).toEqual({ id, publicKey: 'k1', userId: null, createdAt: now, lastSeen: now, sessionStartedAt: null, freshAuthAt: null, revoked: false })
+      expect(await place.storage.devices.enrol({ id, publicKey: 'k1', sealKey: 's1', now })).toBe('created')
+      expect(await place.storage.devices.enrol({ id, publicKey: 'k1', sealKey: 's1', now })).toBe('same')
+      expect(await place.storage.devices.enrol({ id, publicKey: 'k2', sealKey: 's1', now })).toBe('taken')
+      expect(await place.storage.devices.get(id)).toEqual({ id, publicKey: 'k1', sealKey: 's1', userId: null, createdAt: now, lastSeen: now, sessionStartedAt: null, freshAuthAt: null, revoked: false })
     })
   })
 
@@ -51,7 +51,7 @@ describe.each(backends)('%s', (_, create) => {
       const devices = await Promise.all(Array.from({ length: 6 }, device))
       const refusals = await Promise.all(
         devices.map((deviceId) => {
-          const challenge = { ...Otp.create({ id: Ids.random(), email, deviceId, code: '123456', pepper, now }), host: 'http://a.test' }
+          const challenge = { ...Otp.create({ id: Ids.random(), email, deviceId, code: '123456', pepper, now }), host: 'http://a.test', attested: true }
           return place.storage.challenges.start(challenge, (recent, failures) => Otp.mayStart({ email, deviceId, now, recent, failures }))
         }),
       )
@@ -62,7 +62,7 @@ describe.each(backends)('%s', (_, create) => {
     test('behavior: racing wrong guesses spend exactly five attempts and record five failures', async () => {
       const email = `${Ids.random()}@example.test`
       const deviceId = await device()
-      const challenge = { ...Otp.create({ id: Ids.random(), email, deviceId, code: '123456', pepper, now }), host: 'http://a.test' }
+      const challenge = { ...Otp.create({ id: Ids.random(), email, deviceId, code: '123456', pepper, now }), host: 'http://a.test', attested: true }
       await place.storage.challenges.start(challenge, () => undefined)
       const guesses = await Promise.all(
         Array.from({ length: 10 }, () => place.storage.challenges.attempt(challenge.id, now, (c) => Otp.verify(c, { email, deviceId, code: '000000', pepper, now }))),
@@ -76,7 +76,7 @@ describe.each(backends)('%s', (_, create) => {
       const email = `${Ids.random()}@example.test`
       const deviceId = await device()
       const start = async () => {
-        const challenge = { ...Otp.create({ id: Ids.random(), email, deviceId, code: '123456', pepper, now }), host: 'http://a.test' }
+        const challenge = { ...Otp.create({ id: Ids.random(), email, deviceId, code: '123456', pepper, now }), host: 'http://a.test', attested: true }
         const refusal = await place.storage.challenges.start(challenge, (recent, failures) => Otp.mayStart({ email, deviceId, now, recent, failures }))
         return { id: challenge.id, refusal }
       }

@@ -4,8 +4,8 @@
  * DOORWAY_TEST_POSTGRES_URL, else a throwaway server from Debian's binaries). Never skipped.
  */
 import { PGlite } from '@electric-sql/pglite'
+import * as StoragePostgres from '@doorway/storage/Postgres'
 import * as TestPostgres from '@doorway/storage/TestPostgres'
-import pg from 'pg'
 import * as Embedded from './embedded.js'
 import * as Postgres from './postgres.js'
 import * as Sql from './sql.js'
@@ -40,13 +40,15 @@ export const backends: [string, () => Promise<Place>][] = [
       const server = await TestPostgres.server()
       const database = await TestPostgres.database(server.url, 'doorway_secure')
       const storage = await Postgres.open(database.url)
-      const pool = new pg.Pool({ connectionString: database.url, max: 1 })
+      // The storage package's pool, not a bare pg.Pool: its close waits for the connection to end, and a
+      // connection the server cuts is logged rather than thrown (storage/src/Postgres.ts).
+      const pool = StoragePostgres.pool(database.url, { logPrefix: '[doorway:test]' })
       return {
         storage,
-        raw: async (text, params) => (await pool.query(text, params)).rows,
+        raw: async (text, params) => (await pool.client.query<never>(text, params)).rows,
         another: () => Postgres.open(database.url),
         dispose: async () => {
-          await pool.end()
+          await pool.close()
           await storage.close()
           await database.drop()
           await server.stop()
