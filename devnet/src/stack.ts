@@ -31,8 +31,9 @@ export const urls = {
 
 /**
  * What the builds bake in: the SDK's default frame URL and the frame's secure-site URL (spec §9). The
- * secure-site build also pins the vault's public key, DOORWAY_VAULT_PUBLIC_KEY, which start.ts adds
- * from the dev secrets it makes (secure-site/server/src/secrets.ts ensureDev).
+ * secure-site build also pins three public keys (the vault's sealing and signing keys, the server's
+ * transport key; secure-site/buildKeys.ts), which start.ts adds from the dev secrets it makes
+ * (secure-site/server/src/secrets.ts ensureDev).
  */
 export const buildEnv = {
   DOORWAY_FRAME_URL: urls.frame,

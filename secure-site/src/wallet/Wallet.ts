@@ -405,6 +405,8 @@ export function toDoorwayError(error: unknown): Errors.DoorwayError {
       return new Errors.DoorwayError(secureText.approvalExpired)
     case 'approvalThrottled':
       return new Errors.DoorwayError(format(secureText.approvalThrottled, { n }))
+    case 'rateLimited':
+      return new Errors.DoorwayError(format(secureText.rateLimited, { n }))
   }
   if (error.status === 400 && /email/i.test(error.message)) return new Errors.DoorwayError(secureText.invalid)
   if (error.status === 400 && /code/i.test(error.message)) return new Errors.DoorwayError(secureText.codeInvalid)

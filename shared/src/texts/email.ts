@@ -24,6 +24,7 @@ export const secureText = {
   approvalExpired: 'The approval link has expired. Send a new link.',
   approvalThrottled: 'Too many approval links for this wallet this hour. Please try again after {n} seconds',
   substituted: 'The server answered with a wallet the vault did not vouch for, so nothing was unlocked.',
+  rateLimited: 'Too many requests from this network. Please try again after {n} seconds',
 } as const
 
 export const emailText = {

@@ -41,6 +41,8 @@ describe.each(backends)('%s', (_, create) => {
       expect(await place.storage.devices.enrol({ id, publicKey: 'k1', sealKey: 's1', now })).toBe('created')
       expect(await place.storage.devices.enrol({ id, publicKey: 'k1', sealKey: 's1', now })).toBe('same')
       expect(await place.storage.devices.enrol({ id, publicKey: 'k2', sealKey: 's1', now })).toBe('taken')
+      // The seal key is half of the device: the same request key with another seal key is another device.
+      expect(await place.storage.devices.enrol({ id, publicKey: 'k1', sealKey: 's2', now })).toBe('taken')
       expect(await place.storage.devices.get(id)).toEqual({ id, publicKey: 'k1', sealKey: 's1', userId: null, createdAt: now, lastSeen: now, sessionStartedAt: null, freshAuthAt: null, revoked: false })
     })
   })
@@ -85,6 +87,19 @@ describe.each(backends)('%s', (_, create) => {
       await place.storage.challenges.withdraw(first.id)
       expect(await place.storage.challenges.attempt(first.id, now, () => 'ok')).toBeUndefined()
       expect((await start()).refusal).toBeUndefined()
+    })
+    test('behavior: a cancelled challenge is spent for its own device only, keeps its host and attestation, and still throttles', async () => {
+      const email = `${Ids.random()}@example.test`
+      const [deviceId, other] = [await device(), await device()]
+      const challenge = { ...Otp.create({ id: Ids.random(), email, deviceId, code: '123456', pepper, now }), host: 'http://a.test', attested: false }
+      expect(await place.storage.challenges.start(challenge, () => undefined)).toBeUndefined()
+      const decide = (c: Parameters<typeof Otp.verify>[0]) => Otp.verify(c, { email, deviceId, code: '123456', pepper, now: now + 1 })
+      await place.storage.challenges.cancel(challenge.id, other, now)
+      expect(await place.storage.challenges.attempt(challenge.id, now + 1, (c) => (c.usedAt === null ? 'open' : 'spent'))).toMatchObject({ outcome: 'open', challenge: { host: 'http://a.test', attested: false } })
+      await place.storage.challenges.cancel(challenge.id, deviceId, now)
+      expect(await place.storage.challenges.attempt(challenge.id, now + 1, decide)).toMatchObject({ outcome: 'used', challenge: { usedAt: now } })
+      const again = { ...Otp.create({ id: Ids.random(), email, deviceId, code: '654321', pepper, now: now + 1 }), host: 'http://a.test', attested: true }
+      expect(await place.storage.challenges.start(again, (recent, failures) => Otp.mayStart({ email, deviceId, now: now + 1, recent, failures }))).toMatchObject({ reason: 'throttled' })
     })
   })
 
