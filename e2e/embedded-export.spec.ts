@@ -6,48 +6,8 @@
  */
 import type { Page, Request } from '@playwright/test'
 import { privateKeyToAccount } from 'viem/accounts'
-import { demoAddress, inbox, loginByEmail, newEmail, secureFrame } from './embedded.js'
+import { demoAddress, inbox, loginByEmail, newEmail, received, recordMessages, secureFrame } from './embedded.js'
 import { test, expect, expectAccessible, frameOrigin, modalFrame, ready, secureOrigin } from './fixtures.js'
-
-/**
- * Runs in every frame before its own scripts: records the data of every message a window or a
- * MessagePort of this frame receives, bytes as hex, so nothing sent by structured clone is missed.
- */
-function recordMessages() {
-  const seen: string[] = []
-  ;(window as unknown as { __received: string[] }).__received = seen
-  const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
-  const record = (data: unknown) => {
-    try {
-      seen.push(JSON.stringify(data, (_key, value: unknown) => (ArrayBuffer.isView(value) ? hex(new Uint8Array(value.buffer)) : value instanceof ArrayBuffer ? hex(new Uint8Array(value)) : value)))
-    } catch {
-      seen.push(String(data))
-    }
-  }
-  window.addEventListener('message', (event) => record(event.data), true)
-  const add = MessagePort.prototype.addEventListener
-  MessagePort.prototype.addEventListener = function (this: MessagePort, type: string, listener: unknown, options?: unknown) {
-    if (type === 'message') add.call(this, 'message', (event: Event) => record((event as MessageEvent).data))
-    return add.call(this, type, listener as EventListener, options as AddEventListenerOptions)
-  } as typeof add
-  const onmessage = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage')!
-  Object.defineProperty(MessagePort.prototype, 'onmessage', {
-    ...onmessage,
-    set(this: MessagePort, handler: ((event: MessageEvent) => void) | null) {
-      onmessage.set!.call(this, handler && ((event: MessageEvent) => (record(event.data), handler.call(this, event))))
-    },
-  })
-}
-
-/** What each frame that is not the secure-site received, as recorded. */
-async function received(page: Page): Promise<string> {
-  const texts: string[] = []
-  for (const frame of page.frames()) {
-    if (new URL(frame.url()).origin === secureOrigin) continue
-    texts.push(...(await frame.evaluate(() => (window as unknown as { __received?: string[] }).__received ?? [])))
-  }
-  return texts.join('\n')
-}
 
 /** The origin of the frame that made the request; a frame still loading has none (held to the strictest rule). */
 function originOf(request: Request): string {
