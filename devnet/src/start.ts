@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 import * as Api from '@doorway/api/server'
 import * as SiwxServer from '@doorway/examples/siwx-server/server'
 import * as SecureServer from '@doorway/secure-site/server/main'
+import * as SecureLimits from '@doorway/secure-site/server/limits'
 import * as SecureSecrets from '@doorway/secure-site/server/secrets'
 import * as SecureStorage from '@doorway/secure-site/server/storage/Storage'
 import * as Anvil from './anvil.js'
@@ -105,6 +106,9 @@ await launch(() =>
     smtp: mail.smtp,
     vaultUrl: vault.url,
     staticDir: at('secure-site/dist'),
+    // Every browser of the local stack (and of its e2e) is 127.0.0.1: one network for the per-network
+    // limits, which secure-site/server/src/limits.test.ts tests instead.
+    limits: SecureLimits.off,
   }),
 )
 

@@ -16,13 +16,16 @@ export type Statement =
   | { kind: 'wallet'; userId: string; email: string; address: string }
   /** `device`: fingerprint of the device seal key point it was re-sealed to; `sealed`: fingerprint of the re-sealed bytes. */
   | { kind: 'reseal'; userId: string; email: string; address: string; device: string; sealed: string }
+  /** The head of the user's audit chain the vault was told: the entry at `seq` has this `hash` (docs/embedded-wallet.md §10). */
+  | { kind: 'auditHead'; userId: string; seq: number; hash: string }
 
 // Versioned, so a statement of another protocol or version can never verify as one of these.
 const domain = 'doorway/vault/v1'
 
 /**
  * Canonical bytes: `doorway/vault/v1\n<kind>\n` + the fields in the type's order joined by '\n', the
- * address lowercased. A field holding '\n' throws: it could shift the fields of one statement into another.
+ * address lowercased and a seq in decimal. A field holding '\n' throws: it could shift the fields of one
+ * statement into another.
  */
 export function encode(statement: Statement): Uint8Array {
   const fields = fieldsOf(statement)
@@ -31,6 +34,12 @@ export function encode(statement: Statement): Uint8Array {
 }
 
 function fieldsOf(statement: Statement): unknown[] {
+  if (statement.kind === 'auditHead') {
+    const { userId, seq, hash } = statement
+    // One text per seq: a whole number from 1, never a string or a fraction that prints like one.
+    if (!Number.isSafeInteger(seq) || seq < 1) throw new Error('An audit head names a whole seq from 1')
+    return [userId, String(seq), hash]
+  }
   const { userId, email, address } = statement
   const common = [userId, email, typeof address === 'string' ? address.toLowerCase() : address]
   if (statement.kind === 'wallet') return common

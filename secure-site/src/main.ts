@@ -96,6 +96,13 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
               await Export.show(document.body, { wallet: exporter, host: attest(host).origin, signal })
               return null
             }),
+          manageWallet: ({ op, host }) =>
+            operation(op, async (signal) => {
+              // Rarely used, like the export: its screen loads only when asked for.
+              const [Security, Manage] = await Promise.all([import('./security/Security.js'), import('./security/Manage.js')])
+              await Security.show(document.body, { manager: Manage.manager(wallet), host: attest(host).origin, signal })
+              return null
+            }),
           signOut: async () => {
             for (const controller of operations.values()) controller.abort()
             await Wallet.signOut(wallet)

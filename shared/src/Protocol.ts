@@ -30,6 +30,8 @@ export const views = [
   'EmailVerifyDevice',
   // The embedded wallet's key export, shown by the secure-site over this view (docs/embedded-wallet.md §8).
   'ExportWallet',
+  // The embedded wallet's devices and activity log, shown by the secure-site over this view (docs/embedded-wallet.md §10).
+  'WalletSecurity',
   'UnsupportedChain',
   'RegisterAccountName',
   'RegisterAccountNameSuccess',
@@ -379,6 +381,12 @@ export const secureParams = {
    * The frame learns only that it is done.
    */
   exportKey: S.object({ op, host: hostOrigin }),
+  /**
+   * The person's devices and activity (docs/embedded-wallet.md §10): the secure-site lists them, removes a
+   * device after a fresh code, and checks the activity log against the vault, all in its own DOM. The
+   * frame learns only that the person is done.
+   */
+  manageWallet: S.object({ op, host: hostOrigin }),
 }
 export const secureResults = {
   status: S.object({ version: S.literal(version), origin: S.url }),
@@ -391,6 +399,7 @@ export const secureResults = {
   sign: S.object({ result: hexData }),
   signOut: nothing,
   exportKey: nothing,
+  manageWallet: nothing,
 } satisfies Record<keyof typeof secureParams, unknown>
 export type SecureApi = { params: typeof secureParams; results: typeof secureResults }
 

@@ -175,6 +175,7 @@ export const ui = {
     EmailVerifyOtp: 'Confirm Email',
     EmailVerifyDevice: 'Approve this browser',
     ExportWallet: 'Export Wallet',
+    WalletSecurity: 'Devices and Activity',
     UnsupportedChain: 'Switch Network',
     RegisterAccountName: 'Choose Name',
     RegisterAccountNameSuccess: 'Name Registered',

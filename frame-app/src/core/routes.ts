@@ -19,6 +19,8 @@ export type Route =
   /** A new browser for an existing wallet: waiting for the approval from the mailed link (VERIFY_DEVICE). */
   | { view: 'EmailVerifyDevice' }
   | { view: 'ExportWallet' }
+  /** The embedded wallet's devices and activity, shown by the secure-site (docs/embedded-wallet.md §10). */
+  | { view: 'WalletSecurity' }
   | { view: 'UnsupportedChain' }
   | { view: 'RegisterAccountName' }
   | { view: 'RegisterAccountNameSuccess'; name: string }

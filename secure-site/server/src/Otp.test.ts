@@ -84,7 +84,8 @@ describe('verify', () => {
 
 describe('mayStart', () => {
   const sent = (at: number, overrides: Partial<Otp.Challenge> = {}) => challenge({ id: `c${at}`, createdAt: at, ...overrides })
-  const ask = (recent: Otp.Challenge[], failures: number[] = [], now = t0) => Otp.mayStart({ email: 'alice@example.test', deviceId: 'd1', now, recent, failures })
+  const ask = (recent: Otp.Challenge[], failures: Otp.Failure[] = [], now = t0, source = 'ip:198.51.100.7') =>
+    Otp.mayStart({ email: 'alice@example.test', deviceId: 'd1', source, now, recent, failures })
 
   test('behavior: a first code may go', () => {
     expect(ask([])).toBeUndefined()
@@ -105,10 +106,49 @@ describe('mayStart', () => {
     expect(ask(five)).toEqual({ reason: 'hourly', retryAfter: 10 * 60 })
     expect(ask(five.slice(1))).toBeUndefined()
   })
-  test('error: 20 failures in 24 h lock the email until the 20th-newest is a day old', () => {
-    const failures = Array.from({ length: 20 }, (_, i) => t0 - (20 - i) * 3_600_000)
+  test('error: 20 failures in 24 h from this source lock the email for it until the 20th-newest is a day old', () => {
+    const failures = Array.from({ length: 20 }, (_, i) => ({ at: t0 - (20 - i) * 3_600_000, source: 'ip:198.51.100.7' }))
     expect(ask([], failures)).toEqual({ reason: 'locked', retryAfter: 4 * 3_600 })
     expect(ask([], failures.slice(1))).toBeUndefined()
     expect(ask([], failures, t0 + 4 * 3_600_000)).toBeUndefined()
+  })
+  test('behavior: another source\'s 20 failures leave this source free to get a code', () => {
+    const failures = Array.from({ length: 20 }, (_, i) => ({ at: t0 - i * 60_000, source: 'ip:203.0.113.9' }))
+    expect(ask([], failures)).toBeUndefined()
+    expect(ask([], failures, t0, 'ip:203.0.113.9')).toMatchObject({ reason: 'locked' })
+  })
+})
+
+describe('lockout', () => {
+  const here = 'ip:198.51.100.7'
+  /** `count` failures from `sources` in turn, one a minute, the newest at t0 - 1 min. */
+  const failures = (count: number, sources: string[]) => Array.from({ length: count }, (_, i) => ({ at: t0 - (count - i) * 60_000, source: sources[i % sources.length]! }))
+
+  test('behavior: fewer than 20 failures from the source and 200 in all leave it open', () => {
+    expect(Otp.lockout(failures(19, [here]), here, t0)).toBeUndefined()
+    expect(Otp.lockout(failures(199, ['ip:a', 'ip:b', 'ip:c', 'ip:d', 'ip:e', 'ip:f', 'ip:g', 'ip:h', 'ip:i', 'ip:j', here]), here, t0)).toBeUndefined()
+  })
+  test('error: the 20th failure from the source locks it for 24 h from its 20th-newest', () => {
+    expect(Otp.lockout(failures(20, [here]), here, t0)).toEqual({ reason: 'locked', retryAfter: 24 * 3_600 - 20 * 60 })
+    expect(Otp.lockout(failures(25, [here]), here, t0)).toEqual({ reason: 'locked', retryAfter: 24 * 3_600 - 20 * 60 })
+  })
+  test('behavior: failures older than 24 h do not count', () => {
+    expect(Otp.lockout(failures(20, [here]), here, t0 + 24 * 3_600_000 - 20 * 60_000)).toBeUndefined()
+    expect(Otp.lockout(failures(20, [here]), here, t0 + 24 * 3_600_000 - 20 * 60_000 - 1)).toMatchObject({ reason: 'locked', retryAfter: 1 })
+  })
+  test('error: 200 failures from 10 sources lock the email everywhere, for a source that never failed too', () => {
+    const ten = Array.from({ length: 10 }, (_, i) => `ip:203.0.113.${i}`)
+    const locked = { reason: 'locked', retryAfter: 24 * 3_600 - 200 * 60 }
+    expect(Otp.lockedEverywhere(failures(200, ten), t0)).toEqual(locked)
+    expect(Otp.lockout(failures(200, ten), here, t0)).toEqual(locked)
+    expect(Otp.lockedEverywhere(failures(199, ten), t0)).toBeUndefined()
+  })
+  test('behavior: locked both ways, the longer wait is the answer', () => {
+    const mine = failures(20, [here])
+    const everyone = failures(200, ['ip:x']).map((f) => ({ ...f, at: f.at - 60 * 60_000 }))
+    const both = [...everyone, ...mine].sort((a, b) => a.at - b.at)
+    expect(Otp.lockout(both, here, t0)).toEqual({ reason: 'locked', retryAfter: 24 * 3_600 - 20 * 60 })
+    // The 200th-newest of all is the 180th-newest of the others, 240 min ago.
+    expect(Otp.lockout(both, 'ip:y', t0)).toEqual({ reason: 'locked', retryAfter: 24 * 3_600 - 240 * 60 })
   })
 })

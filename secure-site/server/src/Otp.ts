@@ -3,7 +3,8 @@
  * decisions over stored records, so the server's routes and both storages (PGlite, PostgreSQL) share
  * one rulebook: 6 digits from `crypto.randomInt`, 10 min, single use, 5 attempts, stored only as an
  * HMAC under a pepper kept outside the database, bound to the device that asked, a 30 s resend
- * throttle per email and per device (spec §5), 5 sends an hour, and a 24 h lockout after 20 failures.
+ * throttle per email and per device (spec §5), 5 sends an hour, and a 24 h lockout after 20 failures
+ * from one source (a client network, limits.ts) or 200 from all of them together.
  * `import * as Otp from './Otp.js'`.
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
@@ -18,7 +19,15 @@ export const policy = {
   // spec §5: a new email login is refused within 30 s of the last
   resendMs: Constants.emailLoginThrottleMs,
   sendsPerHour: 5,
-  lockoutFailures: 20,
+  // A network that failed 20 times in 24 h at an email's codes gets no code and no try for that email
+  // for 24 h; the owner on another network is not locked out by it (docs/embedded-wallet.md §4).
+  sourceLockoutFailures: 20,
+  // The backstop against guessing from many networks: 200 failures in 24 h from all sources lock the
+  // email everywhere and mail its owner. That caps guessing at 200 tries a day at codes right with
+  // chance 10^-6 each: 0.02 % a day, about 7 % (1 - e^-0.073) over a year of non-stop guessing, which
+  // needs at least 10 networks (20 each) and mails the owner every day it trips. Without it the send
+  // cap alone lets 5 codes × 5 tries × 24 h = 600 tries a day through.
+  lockoutFailures: 200,
   lockoutMs: 24 * 3_600_000,
 } as const
 
@@ -61,15 +70,26 @@ export function create(options: { id: string; email: string; deviceId: string; c
 
 export type Refusal = { reason: 'throttled' | 'hourly' | 'locked'; retryAfter: number }
 
+/** A failed verification as stored: when, and from which source (a client network's key, limits.ts). */
+export type Failure = { at: number; source: string }
+
 /**
- * Whether a new code may be sent. `recent` holds the challenges of the last hour for this email or
- * this device; `failures` the failed verifications of this email in the last 24 h, newest last.
- * `retryAfter` is whole seconds, for 'Please try again after {n} seconds' (spec §5).
+ * Whether a new code may be sent to a request from `source`. `recent` holds the challenges of the
+ * last hour for this email or this device; `failures` the failed verifications of this email in the
+ * last 24 h from every source, oldest first. `retryAfter` is whole seconds, for 'Please try again
+ * after {n} seconds' (spec §5).
  */
-export function mayStart(options: { email: string; deviceId: string; now: number; recent: readonly Challenge[]; failures: readonly number[] }): Refusal | undefined {
-  const { email, deviceId, now, recent, failures } = options
-  const locked = lockout(failures, now)
-  if (locked) return locked
+export function mayStart(options: {
+  email: string
+  deviceId: string
+  source: string
+  now: number
+  recent: readonly Challenge[]
+  failures: readonly Failure[]
+}): Refusal | undefined {
+  const { email, deviceId, source, now, recent, failures } = options
+  const lock = lockout(failures, source, now)
+  if (lock) return lock
   const mine = recent.filter((c) => c.email === email || c.deviceId === deviceId)
   const last = Math.max(...mine.map((c) => c.createdAt), -Infinity)
   if (last > now - policy.resendMs) return { reason: 'throttled', retryAfter: seconds(last + policy.resendMs, now) }
@@ -78,11 +98,27 @@ export function mayStart(options: { email: string; deviceId: string; now: number
   return undefined
 }
 
-/** The lockout, when this email had 20 failed verifications in the last 24 h (failures newest last). */
-export function lockout(failures: readonly number[], now: number): Refusal | undefined {
-  const locking = failures.filter((at) => at > now - policy.lockoutMs)
-  if (locking.length >= policy.lockoutFailures) return { reason: 'locked', retryAfter: seconds(locking.at(-policy.lockoutFailures)! + policy.lockoutMs, now) }
-  return undefined
+/**
+ * The lockout for a request from `source`, given the email's failures of the last 24 h: 20 from this
+ * source lock the email for this source only, 200 from all sources lock it everywhere; the longer wait wins.
+ */
+export function lockout(failures: readonly Failure[], source: string, now: number): Refusal | undefined {
+  const here = locked(failures.filter((f) => f.source === source), policy.sourceLockoutFailures, now)
+  const everywhere = lockedEverywhere(failures, now)
+  if (here && everywhere) return here.retryAfter >= everywhere.retryAfter ? here : everywhere
+  return here ?? everywhere
+}
+
+/** The backstop: 200 failures of the last 24 h from all sources lock the email for everyone. */
+export function lockedEverywhere(failures: readonly Failure[], now: number): Refusal | undefined {
+  return locked(failures, policy.lockoutFailures, now)
+}
+
+/** Locked until the `count`-th newest failure is 24 h old, once `count` fell within the last 24 h. */
+function locked(failures: readonly Failure[], count: number, now: number): Refusal | undefined {
+  const locking = failures.map((f) => f.at).filter((at) => at > now - policy.lockoutMs)
+  if (locking.length < count) return undefined
+  return { reason: 'locked', retryAfter: seconds(locking.sort((a, b) => a - b).at(-count)! + policy.lockoutMs, now) }
 }
 
 const seconds = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 1000))

@@ -15,8 +15,11 @@ export const fingerprint = Attest.fingerprint
 /** A ticket is good this long after it is issued, and never longer. */
 export const lifetimeMs = 2 * 60_000
 
-/** The vault route a ticket opens; a ticket for one never opens another. */
-export const purposes = ['register', 'approve', 'reseal', 'revoke'] as const
+/**
+ * The vault route a ticket opens; a ticket for one never opens another. `head` tells the vault the audit
+ * chain's new head, `readHead` asks for its signed statement of it (docs/embedded-wallet.md §10).
+ */
+export const purposes = ['register', 'approve', 'reseal', 'revoke', 'head', 'readHead'] as const
 export type Purpose = (typeof purposes)[number]
 
 export type Claims = {

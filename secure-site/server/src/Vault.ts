@@ -3,8 +3,9 @@
  * R2 is sealed to. It trusts the person, not the server: it re-seals R2 only to a device key the person
  * approved from a link the vault mailed them itself, to the email registered with the wallet. The
  * server's tickets (Ticket.ts) only say that the server asks, once, within 2 minutes, for what. The
- * vault signs what it vouches for (the wallet's address, each re-seal) with its own key, whose public
- * half the secure-site build pins (common/Attest.ts), so a device refuses a wallet the server swapped.
+ * vault signs what it vouches for (the wallet's address, each re-seal, the audit chain's head) with its
+ * own key, whose public half the secure-site build pins (common/Attest.ts), so a device refuses a wallet
+ * the server swapped, and sees a log rewritten in the server's database.
  * In production its keys live in an HSM, KMS or TEE. `import * as Vault from './Vault.js'`.
  */
 import * as Base64url from '@doorway/secure-site/common/Base64url'
@@ -87,6 +88,9 @@ export type RegisterRequest = Signed & { email: string; address: string; sealed:
 export type ApprovalRequest = Signed & { device: string; origin: string; attested: boolean; browser: string }
 export type ResealRequest = Signed & { sealed: string; device: string }
 export type RevokeRequest = Signed & { device: string }
+export type HeadRequest = Signed & { seq: number; hash: string }
+/** The vault's signed statement of an audit chain's head (common/Attest.ts `auditHead`). */
+export type SignedHead = { seq: number; hash: string; signature: string }
 
 export type Client = {
   /** The wallet's attestation (Attest `wallet` statement), the same for the same values again. */
@@ -96,6 +100,10 @@ export type Client = {
   /** R2 sealed to the device key, the vault's statement of it, and the wallet's attestation. */
   reseal(body: ResealRequest): Promise<{ sealed: string; attestation: string; wallet: string }>
   revoke(body: RevokeRequest): Promise<void>
+  /** Keeps the audit chain's new head; Refused `rewritten` when it contradicts one kept (docs/embedded-wallet.md §10). */
+  keepHead(body: HeadRequest): Promise<void>
+  /** The vault's signed statement of the highest head it keeps for the ticket's user, or null. */
+  readHead(body: Signed): Promise<SignedHead | null>
 }
 
 /** The vault did not answer, or answered 5xx: the server says 503, and the person can try again. */
@@ -135,6 +143,16 @@ export function client(url: string, fetcher: (request: Request) => Response | Pr
     },
     async revoke(body) {
       await post('/v1/revoke', body)
+    },
+    async keepHead(body) {
+      await post('/v1/audit-head', body)
+    },
+    async readHead(body) {
+      const { head } = await post('/v1/audit-head/read', body)
+      if (head === null) return null
+      const { seq, hash, signature } = (typeof head === 'object' && head !== null ? head : {}) as Record<string, unknown>
+      if (typeof seq !== 'number' || typeof hash !== 'string' || typeof signature !== 'string') throw new Unavailable('The vault answered a head without its fields')
+      return { seq, hash, signature }
     },
   }
 }

@@ -12,7 +12,9 @@ import { bodyLimit } from 'hono/body-limit'
 import * as Audit from './Audit.js'
 import * as Auth from './auth.js'
 import * as Http from './http.js'
+import * as Limits from './limits.js'
 import type * as Mail from './mail.js'
+import * as Account from './routes/account.js'
 import * as Devices from './routes/devices.js'
 import * as Email from './routes/email.js'
 import * as Export from './routes/export.js'
@@ -33,14 +35,24 @@ export type Deps = {
   mailTimeoutMs?: number
   /** The built secure-site, served for every other GET. */
   staticDir?: string
+  /**
+   * The proxies whose X-Forwarded-For hop names the client (limits.ts); none by default, so the header is
+   * ignored and the socket's address is the client's.
+   */
+  trustedProxies?: string[]
+  /** Per-network requests an hour by route group, over `Limits.limits` (a test stack or a busy network may raise them). */
+  limits?: Limits.Overrides
   log?(message: string, error?: unknown): void
 }
 
 /** What the routes use: the deps, the nonce store, and the audit and mail helpers. */
+export type AuditKind = (typeof Audit.kinds)[keyof typeof Audit.kinds] | (typeof Account.kinds)[keyof typeof Account.kinds]
+
 export type Server = Deps & {
   nonces: Stamp.Nonces
   log(message: string, error?: unknown): void
-  audit(userId: string, kind: (typeof Audit.kinds)[keyof typeof Audit.kinds], detail: Record<string, unknown>): Promise<void>
+  /** Appends to the user's audit log, then tells the vault the chain's new head (routes/account.ts `anchor`). */
+  audit(userId: string, kind: AuditKind, detail: Record<string, unknown>): Promise<void>
   /** Sends a notice without waiting; a mail that fails is logged, never the route's failure. */
   mail(mail: Mail.Mail): void
   /** Resolves once the SMTP server accepted the mail; rejects when it refused, or after `mailTimeoutMs`. */
@@ -84,6 +96,8 @@ export function app(deps: Deps) {
     nonces: Auth.nonces(deps),
     async audit(userId, kind, detail) {
       await deps.storage.audit.append(userId, { at: deps.now(), kind, detail })
+      // docs/embedded-wallet.md §10: the vault keeps the chain's head, so a log rewritten here shows.
+      await anchor(userId)
     },
     mail(mail) {
       send(mail).catch((error: unknown) => log('mail not sent', error))
@@ -100,6 +114,7 @@ export function app(deps: Deps) {
       }
     },
   }
+  const anchor = Account.anchor(server)
 
   const app = new Hono()
   app.use('*', async (c, next) => {
@@ -111,11 +126,14 @@ export function app(deps: Deps) {
     c.res.headers.set('cache-control', c.req.path.startsWith('/v1/') ? 'no-store' : 'no-cache')
   })
   app.use('/v1/*', bodyLimit({ maxSize: bodyLimitBytes, onError: (c) => c.json({ message: 'The body is larger than 16 KB' }, 413) }))
+  app.use('/v1/*', Limits.middleware(server))
   Http.on(app, SecureSite.table.healthz, async (c) => Http.answer(c, SecureSite.table.healthz, { ok: true }))
   app.route('/', Devices.routes(server))
   app.route('/', Email.routes(server))
   app.route('/', Recovery.routes(server))
   app.route('/', Wallet.routes(server))
+  // Before Session: its GET /v1/audit (the log with the vault's head) answers first.
+  app.route('/', Account.routes(server))
   app.route('/', Session.routes(server))
   app.route('/', Export.routes(server))
   if (deps.staticDir) {

@@ -29,11 +29,11 @@ const refusals: Record<Exclude<Otp.Outcome, 'ok'>, string> = {
  * withdrawn so the person is not throttled for a code they never got.
  */
 export async function start(server: Server, options: start.Options): Promise<Challenge> {
-  const { deviceId, email, host, attested } = options
+  const { deviceId, email, host, attested, source } = options
   const now = server.now()
   const code = Otp.code()
   const challenge = { ...Otp.create({ id: Ids.random(), email, deviceId, code, pepper: server.secrets.pepper, now }), host, attested }
-  const refusal = await server.storage.challenges.start(challenge, (recent, failures) => Otp.mayStart({ email, deviceId, now, recent, failures }))
+  const refusal = await server.storage.challenges.start(challenge, (recent, failures) => Otp.mayStart({ email, deviceId, source, now, recent, failures }))
   if (refusal) throw throttled(refusal)
   try {
     await server.deliver(options.mail(code))
@@ -46,30 +46,41 @@ export async function start(server: Server, options: start.Options): Promise<Cha
 }
 
 export declare namespace start {
-  type Options = { deviceId: string; email: string; host: string; attested: boolean; mail(code: string): Mail.Mail }
+  type Options = {
+    deviceId: string
+    email: string
+    host: string
+    attested: boolean
+    /** The request's source (limits.ts): a source locked out for this email gets no code. */
+    source: string
+    mail(code: string): Mail.Mail
+  }
 }
 
 /**
  * Spends one attempt at a challenge from this device: the challenge when the code is right, else 401
- * with the reason (and `attemptsLeft` for a wrong code), or 429 once the email is locked. With `email`,
- * a challenge for another address is 403 `otherUser` and spends nothing.
+ * with the reason (and `attemptsLeft` for a wrong code), or 429 once the email is locked for the
+ * request's source or everywhere. With `email`, a challenge for another address is 403 `otherUser` and
+ * spends nothing. A wrong code is a failure of the request's source.
  */
 export async function verify(server: Server, options: verify.Options): Promise<Challenge> {
-  const { deviceId, challengeId, code, email } = options
+  const { deviceId, challengeId, code, email, source } = options
   const { pepper } = server.secrets
   const now = server.now()
-  const attempt = await server.storage.challenges.attempt(challengeId, now, (challenge, failures) => {
+  const decide = (challenge: Challenge, failures: Otp.Failure[]) => {
     if (email !== undefined && challenge.email !== email) return 'otherUser'
-    if (Otp.lockout(failures, now)) return 'locked'
+    if (Otp.lockout(failures, source, now)) return 'locked'
     return Otp.verify(challenge, { email: challenge.email, deviceId, code, pepper, now })
-  })
+  }
+  const attempt = await server.storage.challenges.attempt(challengeId, now, decide, source)
   if (!attempt) throw new Http.HttpError(401, 'Unknown code request: ask for a new code', { reason: 'unknown' })
   const { challenge, outcome, failures } = attempt
   if (outcome === 'ok') return challenge
   if (outcome === 'otherUser') throw new Http.HttpError(403, 'The code was sent to another email than the signed-in one', { reason: 'otherUser' })
-  if (outcome === 'locked') throw throttled(Otp.lockout(failures, now)!)
-  // docs/embedded-wallet.md §4: the failure that locks the email tells its owner.
-  if (outcome === 'wrong' && Otp.lockout([...failures, now], now)) server.mail(Mail.locked({ to: challenge.email }))
+  if (outcome === 'locked') throw throttled(Otp.lockout(failures, source, now)!)
+  // docs/embedded-wallet.md §4: the failure that locks the email everywhere tells its owner. A source
+  // locked alone does not: the owner elsewhere can still sign in, and a mail per network would be spam.
+  if (outcome === 'wrong' && Otp.lockedEverywhere([...failures, { at: now, source }], now)) server.mail(Mail.locked({ to: challenge.email }))
   const attemptsLeft = outcome === 'wrong' ? { attemptsLeft: Otp.policy.attempts - challenge.attempts - 1 } : {}
   throw new Http.HttpError(401, refusals[outcome], { reason: outcome, ...attemptsLeft })
 }
@@ -81,5 +92,7 @@ export declare namespace verify {
     code: string
     /** The address the challenge must be for (the session user's); any when absent. */
     email?: string
+    /** The request's source (limits.ts): its failures count toward its own lockout. */
+    source: string
   }
 }

@@ -19,8 +19,9 @@ describe('table', () => {
     const response = await request(route.method, route.path)
     const expected = route === SecureSite.table.healthz ? 200 : route === SecureSite.table.enrol ? 400 : 401
     expect(response.status).toBe(expected)
-    // At the same path another method is no route.
-    expect((await request(route.method === 'GET' ? 'POST' : 'GET', route.path)).status).toBe(404)
+    // At the same path another method is no route, unless the table has one there too.
+    const other = route.method === 'GET' ? 'POST' : 'GET'
+    if (!routes.some((r) => r.method === other && r.path === route.path)) expect((await request(other, route.path)).status).toBe(404)
   })
 
   test('behavior: API.md names every route', () => {

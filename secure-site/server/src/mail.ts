@@ -64,6 +64,42 @@ export function exported(options: { to: string; host: string }): Mail {
   }
 }
 
+/** docs/embedded-wallet.md §10: the code that lets this device remove another device of the wallet. */
+export function revokeCode(options: { to: string; code: string; host: string }): Mail {
+  const minutes = Otp.policy.lifetimeMs / 60_000
+  return {
+    to: options.to,
+    subject: `Your Doorway code to remove a device is ${options.code}`,
+    text: [
+      `Your Doorway code to remove a device from your wallet is ${options.code}.`,
+      '',
+      `Someone asked to remove a device from your wallet at ${options.host}. The code expires in ${minutes} minutes.`,
+      '',
+      "If this wasn't you, do not share this code with anyone and ignore this mail.",
+      '',
+    ].join('\n'),
+  }
+}
+
+/** docs/embedded-wallet.md §10: a device was removed from another one; the owner hears of it. */
+export function revoked(options: { to: string; browser: string; origin: string }): Mail {
+  return {
+    to: options.to,
+    subject: 'A device was removed from your Doorway wallet',
+    text: [
+      'A device was removed from your Doorway wallet, from another of your devices:',
+      '',
+      `  Browser: ${options.browser}`,
+      `  Site: ${options.origin}`,
+      '',
+      'It is signed out and can use the wallet again only if you approve it from a link sent to this address.',
+      '',
+      "If this wasn't you, someone has a signed-in device of yours: sign in, check your devices, and consider moving your funds.",
+      '',
+    ].join('\n'),
+  }
+}
+
 /** docs/embedded-wallet.md §4: the lockout notifies the person. */
 export function locked(options: { to: string }): Mail {
   const hours = Otp.policy.lockoutMs / 3_600_000

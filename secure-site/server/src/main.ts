@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { serve } from '@hono/node-server'
 import * as App from './app.js'
+import * as Limits from './limits.js'
 import * as Mail from './mail.js'
 import * as Secrets from './secrets.js'
 import * as Storage from './storage/Storage.js'
@@ -27,6 +28,10 @@ export type Config = {
   vaultUrl: string
   /** The built secure-site; absent serves only the API. */
   staticDir?: string
+  /** Proxies whose X-Forwarded-For names the client (limits.ts). */
+  trustedProxies?: string[]
+  /** Per-network request limits over the defaults; `off` in the local stack, where every browser is 127.0.0.1. */
+  limits?: Limits.Overrides
 }
 
 export type VaultConfig = {
@@ -40,6 +45,7 @@ export type VaultConfig = {
 }
 
 export type Running = { url: string; stop(): Promise<void> }
+
 
 /**
  * The server's configuration from the environment: DOORWAY_SECURE_PORT (5175), DOORWAY_SECURE_STORAGE
@@ -56,6 +62,8 @@ export function config(env: NodeJS.ProcessEnv = process.env): Config {
     smtp: { host: env.DOORWAY_SMTP_HOST ?? '127.0.0.1', port: Number(env.DOORWAY_SMTP_PORT ?? 2525) },
     vaultUrl: env.DOORWAY_VAULT_URL ?? `http://127.0.0.1:${vaultConfig(env).port}`,
     staticDir: resolve(env.DOORWAY_SECURE_STATIC ?? join(root, 'secure-site/dist')),
+    trustedProxies: (env.DOORWAY_SECURE_TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    ...(env.DOORWAY_SECURE_LIMITS === 'off' && { limits: Limits.off }),
   }
 }
 
@@ -84,7 +92,16 @@ export async function start(config: Config, options: Options = {}): Promise<Runn
   const secrets = await Secrets.server({ dir: config.secretsDir, env })
   const storage = await Storage.open(config.storage)
   const mailer = Mail.smtp(config.smtp)
-  const app = App.app({ storage, secrets, vault: Vault.client(config.vaultUrl), mailer, now, staticDir: config.staticDir })
+  const app = App.app({
+    storage,
+    secrets,
+    vault: Vault.client(config.vaultUrl),
+    mailer,
+    now,
+    staticDir: config.staticDir,
+    ...(config.trustedProxies && { trustedProxies: config.trustedProxies }),
+    ...(config.limits && { limits: config.limits }),
+  })
   try {
     return await listen(app.fetch, config, async () => {
       mailer.close()

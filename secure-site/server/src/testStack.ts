@@ -11,6 +11,7 @@ import * as Seal from '@doorway/secure-site/common/Seal'
 import { PGlite } from '@electric-sql/pglite'
 import * as App from './app.js'
 import * as Envelope from './Envelope.js'
+import * as Limits from './limits.js'
 import type * as Mail from './mail.js'
 import * as Embedded from './storage/embedded.js'
 import type { Storage } from './storage/Storage.js'
@@ -55,7 +56,7 @@ export async function keys(): Promise<Keys> {
 
 export type Stack = Awaited<ReturnType<typeof start>>
 
-export async function start(options: { storage?: Storage; now?: () => number; keys?: Keys; log?: (message: string) => void } = {}) {
+export async function start(options: { storage?: Storage; now?: () => number; keys?: Keys; log?: (message: string) => void; limits?: Limits.Overrides } = {}) {
   const now = options.now ?? Date.now
   const made = options.keys ?? (await keys())
   const mails: Mail.Mail[] = []
@@ -76,7 +77,7 @@ export async function start(options: { storage?: Storage; now?: () => number; ke
   })
   const ownStorage = options.storage ? undefined : await Embedded.fromPGlite(new PGlite())
   const storage = options.storage ?? ownStorage!
-  const deps: App.Deps = { storage, secrets: made.server, vault: Vault.client(vaultUrl, (request) => vault.fetch(request)), mailer, now, log }
+  const deps: App.Deps = { storage, secrets: made.server, vault: Vault.client(vaultUrl, (request) => vault.fetch(request)), mailer, now, log, limits: options.limits ?? Limits.off }
   const app = App.app(deps)
   const fetch = ((input: string | URL | Request, init?: RequestInit) => app.fetch(new Request(input, init))) as typeof globalThis.fetch
 

@@ -252,8 +252,14 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   })
 }
 
-/** The key for one signature: in memory, or rebuilt from D + A after the idle lock. */
+/**
+ * The key for one signature: in memory, or rebuilt from D + A after the idle lock. The session is
+ * confirmed with the server first, even while the key is in memory, so a device removed from another one
+ * (docs/embedded-wallet.md §10) signs nothing more.
+ */
 export async function account(wallet: Wallet, signal?: AbortSignal): Promise<LocalAccount> {
+  // Before the first call of the page the device is unknown here: restore's own POST /v1/session confirms.
+  if (wallet.device?.enrolled) await confirmSession(wallet, signal)
   if (!wallet.unlocked) {
     const restored = await restore(wallet, signal)
     if (!restored || !wallet.unlocked) throw Errors.unauthorized()
@@ -262,6 +268,22 @@ export async function account(wallet: Wallet, signal?: AbortSignal): Promise<Loc
   clearTimeout(current.timer)
   current.timer = setTimeout(() => lock(wallet), idleMs)
   return current.account
+}
+
+/**
+ * A cheap signed POST /v1/session/check. A refusal (the device removed, the session ended or run out)
+ * locks the wallet and forgets this device's wallet, so nothing more is signed here: 4100.
+ */
+async function confirmSession(wallet: Wallet, signal?: AbortSignal): Promise<void> {
+  try {
+    // Not `call`: a removed device reads as unknown, and must not be enrolled again under its id.
+    await wallet.server.send('POST /v1/session/check', {}, signal)
+  } catch (error) {
+    if (!(error instanceof Server.ServerError && error.status === 401)) throw toDoorwayError(error)
+    lock(wallet)
+    await Device.forgetWallet(wallet.options.store)
+    throw Errors.unauthorized()
+  }
 }
 
 /**

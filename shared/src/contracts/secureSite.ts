@@ -76,6 +76,28 @@ export const auditEntry = /* @__PURE__ */ S.object({
   hash: S.string({ pattern: /^[0-9a-f]{64}$/ }),
 })
 
+/**
+ * The vault's signed statement of the audit chain's head (common/Attest.ts `auditHead`): the highest seq
+ * it was told and that entry's hash. A log rewritten in the database no longer has this hash at this seq.
+ */
+export const auditHead = /* @__PURE__ */ S.object({ seq: S.integer({ min: 1 }), hash: S.string({ pattern: /^[0-9a-f]{64}$/ }), signature })
+
+/** A device of the user as GET /v1/devices lists it: where it last verified a code, and whether it was removed. */
+export const deviceSummary = /* @__PURE__ */ S.object({
+  id,
+  /** The device that asks. */
+  current: S.boolean,
+  createdAt: time,
+  lastSeen: time,
+  /** The dapp's origin at its last verified code; null for a device from before origins were kept. */
+  origin: S.union(S.string({ max: 200 }), S.literal(null)),
+  /** Whether the browser attested that origin (else the page reported it). */
+  attested: S.boolean,
+  /** "Chrome 131 on Linux", from its User-Agent at that code; shown, never trusted. */
+  browser: S.union(S.string({ max: 120 }), S.literal(null)),
+  revoked: S.boolean,
+})
+
 /** Each route's success answer, by endpoint: the table's results, and what the client checks answers with. */
 export const answers = {
   'GET /healthz': S.object({ ok: S.literal(true) }),
@@ -96,7 +118,13 @@ export const answers = {
   'POST /v1/session/end': empty,
   'POST /v1/export/code': S.union(S.object({ fresh: S.literal(true) }), challenge),
   'POST /v1/export': S.object({ deviceShare: sealed }),
-  'GET /v1/audit': S.object({ entries: S.array(auditEntry, Number.POSITIVE_INFINITY) }),
+  // head: the vault's statement of the chain's head, null when it vouches for none (or did not answer).
+  // Optional only while routes/session.ts still has its own handler, which routes/account.ts's shadows.
+  'GET /v1/audit': S.object({ entries: S.array(auditEntry, Number.POSITIVE_INFINITY), head: S.optional(S.union(auditHead, S.literal(null))) }),
+  'POST /v1/session/check': empty,
+  'GET /v1/devices': S.object({ devices: S.array(deviceSummary, Number.POSITIVE_INFINITY) }),
+  'POST /v1/devices/revoke/code': S.union(S.object({ fresh: S.literal(true) }), challenge),
+  'POST /v1/devices/revoke': empty,
 } as const
 
 // ---- fields -------------------------------------------------------------------------------------------
@@ -134,7 +162,7 @@ export const table = /* @__PURE__ */ declareTable()
 export type Table = ReturnType<typeof declareTable>
 
 function declareTable() {
-  return { ...signInRoutes(), ...sessionRoutes() }
+  return { ...signInRoutes(), ...sessionRoutes(), ...accountRoutes() }
 }
 
 /** Enrolling a device, signing in by code, creating the wallet, storing a device's share. */
@@ -148,7 +176,7 @@ function signInRoutes() {
       body: { deviceId: fields.id('deviceId'), publicKey: bytes('publicKey', pointBytes), sealKey: bytes('sealKey', pointBytes) },
       result: answers['POST /v1/devices'],
       status: 201,
-      errors: [400, 401, 409, 413],
+      errors: [400, 401, 409, 413, 429],
     }),
     emailStart: Contract.route({
       method: 'POST',
@@ -258,6 +286,44 @@ function sessionRoutes() {
       summary: `${signed}a session; the user's audit log, hash-chained`,
       result: answers['GET /v1/audit'],
       errors: [401],
+    }),
+  }
+}
+
+/** What the person sees and controls (docs/embedded-wallet.md §10): the session still alive, their devices, removing one. */
+function accountRoutes() {
+  return {
+    sessionCheck: Contract.route({
+      method: 'POST',
+      path: '/v1/session/check',
+      summary: `${signed}a live session: answers nothing, refuses (401) a device removed or signed out, before each signature`,
+      body: {},
+      result: answers['POST /v1/session/check'],
+      errors: [400, 401, 413],
+    }),
+    devices: Contract.route({
+      method: 'GET',
+      path: '/v1/devices',
+      summary: `${signed}a session; the user's devices, newest first: where each last verified a code, its browser, whether it was removed`,
+      result: answers['GET /v1/devices'],
+      errors: [401],
+    }),
+    revokeCode: Contract.route({
+      method: 'POST',
+      path: '/v1/devices/revoke/code',
+      summary: `${signed}a session; fresh when this device verified a code within 5 min, else mails a code to remove a device`,
+      body: { host: fields.host },
+      result: answers['POST /v1/devices/revoke/code'],
+      errors: [400, 401, 413, 429, 503],
+    }),
+    revoke: Contract.route({
+      method: 'POST',
+      path: '/v1/devices/revoke',
+      summary: `${signed}a session; a code (challengeId and code) or fresh auth: removes another device of the user, ends its session, deletes its A and has the vault revoke it`,
+      // challengeId and code together or neither: checked by the handler, as POST /v1/export's
+      body: { deviceId: fields.id('deviceId'), challengeId: Contract.field(S.optional(id)), code: Contract.field(S.optional(fields.code.schema)) },
+      result: answers['POST /v1/devices/revoke'],
+      errors: [400, 401, 403, 404, 413, 429, 503],
     }),
   }
 }

@@ -1,4 +1,4 @@
-// The embedded (email) wallet once connected: its account actions, approvals and key export.
+// The embedded (email) wallet once connected: its account actions, approvals, key export, devices and activity.
 // A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
 export const embeddedText = {
@@ -11,4 +11,63 @@ export const embeddedText = {
   notAllowed: 'Action not allowed: {method}',
   export: 'Export wallet',
   exportHint: 'Your recovery phrase and key are shown only by the secure wallet, on its own origin.',
+  security: 'Devices and activity',
+  securityHint: 'Your devices and the wallet\'s activity are shown by the secure wallet, on its own origin.',
+} as const
+
+// The devices and activity screen, rendered by the secure-site itself (docs/embedded-wallet.md §10).
+export const securityText = {
+  title: 'Devices and activity',
+  custody: "Automatic recovery: the operator's server and vault together could recover this wallet.",
+  loading: 'Loading your devices and activity…',
+  devices: 'Devices',
+  thisBrowser: 'This browser',
+  unknownBrowser: 'An unknown browser',
+  unknownSite: 'an unknown site',
+  reported: '{origin} (reported)',
+  lastUsed: 'Last used {when}',
+  added: 'Added {when}',
+  removedDevice: 'Removed',
+  remove: 'Remove',
+  removeLabel: 'Remove {browser} at {origin}',
+  confirmRemove: 'Remove {browser} at {origin}? It is signed out at once and cannot use this wallet again until you approve it from your email.',
+  confirmHint: 'Unless you signed in during the last 5 minutes, we send a code to the email of this wallet.',
+  removeConfirm: 'Remove device',
+  keep: 'Keep it',
+  starting: 'Checking your sign-in…',
+  codeSent: 'We sent a 6-digit code to {email}.',
+  codeLabel: 'Code from the email',
+  verify: 'Confirm',
+  verifying: 'Checking the code…',
+  removing: 'Removing the device…',
+  removed: 'The device was removed.',
+  activity: 'Activity',
+  noActivity: 'No activity yet.',
+  verified: 'Activity log verified by the vault',
+  changed: 'The activity log was changed outside the wallet',
+  changedHint: 'Entries may have been altered or removed. Your wallet is not affected by this alone, but contact the operator and consider moving your funds.',
+  unconfirmed: 'The vault has not confirmed the newest activity yet.',
+  at: '{when} at {origin}',
+  done: 'Done',
+  hidden: 'This screen is covered or hidden, so removing a device is paused.',
+  // What each audit entry says (secure-site/server/src/Audit.ts kinds)
+  kinds: {
+    'code.sent': 'Code sent',
+    'code.verified': 'Signed in',
+    'device.enrolled': 'New browser signed in',
+    'wallet.created': 'Wallet created',
+    'share.released': 'Wallet unlocked',
+    'recovery.released': 'Recovered on a new browser',
+    'approval.requested': 'Approval link sent',
+    'code.cancelled': 'Code withdrawn',
+    'device.shareStored': 'Browser set up for this wallet',
+    'session.ended': 'Signed out',
+    'key.exported': 'Key exported',
+    'device.revoked': 'Device removed',
+  },
+  codeFor: {
+    export: 'Code sent to export the key',
+    revoke: 'Code sent to remove a device',
+  },
+  other: 'Other activity ({kind})',
 } as const

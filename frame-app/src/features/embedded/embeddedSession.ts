@@ -118,7 +118,7 @@ const approveAtom = atom(null, async (get, set, { op, sign }: { op: string; sign
   }
 })
 
-/** Key export waits on a person reading their phrase, like an approval; it still ends. */
+/** Key export waits on a person reading their phrase, like an approval; it still ends. The devices screen too. */
 const exportTimeoutMs = 600_000
 
 /**
@@ -139,6 +139,30 @@ export const exportKeyAtom = atom(null, async (get, set, signal: AbortSignal) =>
     void channel.call('abort', { op }).catch(() => {})
     if (signal.aborted) return
     log.warn('key export ended', error)
+    set(showToastAtom, { variant: 'error', message: error instanceof Errors.DoorwayError ? error.message : somethingWentWrong })
+  }
+  leave()
+})
+
+/**
+ * The devices and activity screen (docs/embedded-wallet.md §10) runs in the secure-site over the
+ * WalletSecurity view, as the export does: this side learns only that the person is done, and pops the
+ * view. Leaving the view (`signal`) ends it there too.
+ */
+export const manageWalletAtom = atom(null, async (get, set, signal: AbortSignal) => {
+  const channel = readyChannel(get)
+  const leave = () => get(historyAtom).at(-1)?.view === 'WalletSecurity' && set(popAtom)
+  if (!channel) {
+    set(showToastAtom, { variant: 'error', message: emailText.unavailable })
+    return leave()
+  }
+  const op = Ids.random()
+  try {
+    await channel.call('manageWallet', { op, host: get(hostOriginAtom) ?? location.origin }, { signal, timeoutMs: exportTimeoutMs })
+  } catch (error) {
+    void channel.call('abort', { op }).catch(() => {})
+    if (signal.aborted) return
+    log.warn('devices and activity ended', error)
     set(showToastAtom, { variant: 'error', message: error instanceof Errors.DoorwayError ? error.message : somethingWentWrong })
   }
   leave()

@@ -77,9 +77,14 @@ export function Account() {
         ]}
       />
       {account?.connector.user && (
-        <button type="button" className="list-button" onClick={() => push({ view: 'ExportWallet' })}>
-          {embeddedText.export}
-        </button>
+        <>
+          <button type="button" className="list-button" onClick={() => push({ view: 'WalletSecurity' })}>
+            {embeddedText.security}
+          </button>
+          <button type="button" className="list-button" onClick={() => push({ view: 'ExportWallet' })}>
+            {embeddedText.export}
+          </button>
+        </>
       )}
       {account && <Disconnect signOut={!!account.connector.user} />}
     </div>

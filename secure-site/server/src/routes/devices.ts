@@ -8,6 +8,7 @@ import * as Audit from '../Audit.js'
 import * as Auth from '../auth.js'
 import * as Custody from '../Custody.js'
 import * as Http from '../http.js'
+import * as Limits from '../limits.js'
 
 const { table } = SecureSite
 
@@ -22,6 +23,9 @@ export function routes(server: Server) {
     const publicKey = Base64url.encode(await Http.point(Base64url.decode(body.publicKey), 'publicKey'))
     const sealKey = Base64url.encode(await Http.point(Base64url.decode(body.sealKey), 'sealKey'))
     await Auth.verify(c, server, async (id) => (id === deviceId ? publicKey : undefined))
+    // A new id spends the network's enrolment allowance, so new devices cannot buy new per-device
+    // throttles (limits.ts); the same key enrolled again is free.
+    if (!(await storage.devices.get(deviceId))) await Limits.take(server, c, 'newDevices')
     const enrolled = await storage.devices.enrol({ id: deviceId, publicKey, sealKey, now: server.now() })
     if (enrolled === 'taken') throw new Http.HttpError(409, 'This device id belongs to another key')
     return Http.answer(c, table.enrol, { deviceId }, enrolled === 'created' ? 201 : 200)

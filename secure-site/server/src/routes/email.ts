@@ -14,6 +14,7 @@ import * as Auth from '../auth.js'
 import * as Browser from '../browser.js'
 import * as Codes from '../codes.js'
 import * as Http from '../http.js'
+import * as Limits from '../limits.js'
 import * as Mail from '../mail.js'
 import * as Vaulted from '../vaulted.js'
 
@@ -29,7 +30,7 @@ export function routes(server: Server) {
     const email = Email.normalize(body.email)!
     const { host, attested } = body
     const mail = (code: string) => Mail.code({ to: email, code, host: Mail.origin(host, attested) })
-    const challenge = await Codes.start(server, { deviceId: device.id, email, host, attested, mail })
+    const challenge = await Codes.start(server, { deviceId: device.id, email, host, attested, mail, source: Limits.source(c, server) })
     // A new email has no user and so no log yet: its first entry is the verified code.
     const user = await storage.users.byEmail(email)
     if (user) await server.audit(user.id, Audit.kinds.codeSent, { deviceId: device.id, challengeId: challenge.id, host, attested })
@@ -40,15 +41,18 @@ export function routes(server: Server) {
     const { device, body: text } = await Auth.device(c, server)
     const { challengeId, code } = Http.body(table.emailVerify, text)
     const now = server.now()
-    const challenge = await Codes.verify(server, { deviceId: device.id, challengeId, code })
+    const challenge = await Codes.verify(server, { deviceId: device.id, challengeId, code, source: Limits.source(c, server) })
     const { user } = await storage.users.ensure({ id: Ids.random(), email: challenge.email, now })
     await storage.devices.startSession(device.id, user.id, now)
+    // What the person sees of this device in their list (GET /v1/devices, docs/embedded-wallet.md §10).
+    const browser = Browser.describe(c.req.header('user-agent'))
+    await storage.devices.describe(device.id, { origin: challenge.host, attested: challenge.attested, browser })
     await server.audit(user.id, Audit.kinds.codeVerified, { deviceId: device.id, challengeId, host: challenge.host, attested: challenge.attested })
     if (device.userId !== user.id) await server.audit(user.id, Audit.kinds.deviceEnrolled, { deviceId: device.id, host: challenge.host })
     const identity = { id: user.id, email: user.email }
     if (!user.address) return Http.answer(c, table.emailVerify, { user: identity, next: 'create' })
     // docs/embedded-wallet.md §4 VERIFY_DEVICE: the code proved the email; the person's approval of this device unlocks the recovery pair.
-    await Vaulted.approve(server, { userId: user.id, device, origin: challenge.host, attested: challenge.attested, browser: Browser.describe(c.req.header('user-agent')) })
+    await Vaulted.approve(server, { userId: user.id, device, origin: challenge.host, attested: challenge.attested, browser })
     return Http.answer(c, table.emailVerify, { user: identity, next: 'approve' })
   })
 

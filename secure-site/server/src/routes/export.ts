@@ -14,6 +14,7 @@ import * as Auth from '../auth.js'
 import * as Codes from '../codes.js'
 import * as Custody from '../Custody.js'
 import * as Http from '../http.js'
+import * as Limits from '../limits.js'
 import * as Mail from '../mail.js'
 import * as Session from '../Session.js'
 
@@ -35,7 +36,7 @@ export function routes(server: Server) {
     // A sign-in of the last 5 minutes is fresh enough: no second code (docs/embedded-wallet.md §3).
     if (Session.isFresh(device, server.now())) return Http.answer(c, table.exportCode, { fresh: true })
     const email = await emailOf(userId)
-    const challenge = await Codes.start(server, { deviceId: device.id, email, host, attested, mail: (code) => Mail.exportCode({ to: email, code, host }) })
+    const challenge = await Codes.start(server, { deviceId: device.id, email, host, attested, source: Limits.source(c, server), mail: (code) => Mail.exportCode({ to: email, code, host }) })
     await server.audit(userId, Audit.kinds.codeSent, { deviceId: device.id, challengeId: challenge.id, host, purpose: 'export' })
     return Http.answer(c, table.exportCode, { challengeId: challenge.id, expiresAt: challenge.expiresAt })
   })
@@ -52,7 +53,7 @@ export function routes(server: Server) {
       host = Http.fields({ host: fields.host }, body).host
     } else {
       const { challengeId, code } = Http.fields({ challengeId: fields.id('challengeId'), code: fields.code }, body)
-      host = (await Codes.verify(server, { deviceId: device.id, challengeId, code, email })).host
+      host = (await Codes.verify(server, { deviceId: device.id, challengeId, code, email, source: Limits.source(c, server) })).host
       // A verified code is a sign-in: it refreshes the session and its fresh auth (docs/embedded-wallet.md §3).
       await storage.devices.startSession(device.id, userId, server.now())
     }

@@ -34,8 +34,24 @@ export type Device = {
   revoked: boolean
 }
 
+/** A device as its user sees it: where it last verified a code (null before that was kept), and whether it was removed. */
+export type DeviceSummary = {
+  id: string
+  sealKey: string
+  createdAt: number
+  lastSeen: number
+  origin: string | null
+  attested: boolean
+  browser: string | null
+  revoked: boolean
+  revokedAt: number | null
+}
+
 /** A code challenge as stored: the policy's record and the host the mail named. */
 export type Challenge = Otp.Challenge & { host: string; attested: boolean }
+
+/** A token bucket as stored (limits.ts): the tokens it held after its last spend, and when that was. */
+export type Bucket = { tokens: number; updatedAt: number }
 
 /** A wallet's recovery pair: R1 under KEK_A, R2 sealed to the vault (docs/embedded-wallet.md §2). */
 export type Recovery = { recovery1: Uint8Array; recovery2: Uint8Array; mode: 'automatic' }
@@ -66,19 +82,35 @@ export type Storage = {
     /** Links the device to the user and starts a session with fresh auth, now. */
     startSession(id: string, userId: string, now: number): Promise<void>
     endSession(id: string): Promise<void>
+    /** Notes where the device just verified a code: the dapp's origin and its browser, as the person sees them (GET /v1/devices). */
+    describe(id: string, seen: { origin: string; attested: boolean; browser: string }): Promise<void>
+    /** The user's devices, newest first, revoked ones too. */
+    list(userId: string): Promise<DeviceSummary[]>
+    /**
+     * Removes the user's device (docs/embedded-wallet.md §10), in one transaction: marks it revoked, ends its
+     * session and deletes its share A. False when it is not the user's or was removed already.
+     */
+    revoke(options: { id: string; userId: string; now: number }): Promise<boolean>
   }
   challenges: {
     /**
      * Stores the challenge unless `refuse`, given the challenges of the last hour for its email or its
-     * device and the email's failures of the last 24 h, answers a refusal. Atomic across instances.
+     * device and the email's failures of the last 24 h from every source (oldest first), answers a
+     * refusal. Atomic across instances.
      */
-    start<R>(challenge: Challenge, refuse: (recent: Challenge[], failures: number[]) => R | undefined): Promise<R | undefined>
+    start<R>(challenge: Challenge, refuse: (recent: Challenge[], failures: Otp.Failure[]) => R | undefined): Promise<R | undefined>
     /**
-     * Decides one attempt at a challenge, given the email's failures of the last 24 h and serialised
-     * with any other attempt at it: 'ok' marks it used, 'wrong' spends an attempt and records a failure
-     * for the email. Undefined for an unknown challenge.
+     * Decides one attempt at a challenge, given the email's failures of the last 24 h from every source
+     * (oldest first) and serialised with any other attempt at it: 'ok' marks it used, 'wrong' spends an
+     * attempt and records a failure for the email, from `source` (limits.ts; 'unknown' when absent) and
+     * the challenge's device. Undefined for an unknown challenge.
      */
-    attempt<O extends string>(id: string, now: number, decide: (challenge: Challenge, failures: number[]) => O): Promise<{ challenge: Challenge; outcome: O; failures: number[] } | undefined>
+    attempt<O extends string>(
+      id: string,
+      now: number,
+      decide: (challenge: Challenge, failures: Otp.Failure[]) => O,
+      source?: string,
+    ): Promise<{ challenge: Challenge; outcome: O; failures: Otp.Failure[] } | undefined>
     /** Drops a challenge whose mail was never sent, so it counts toward no throttle. */
     withdraw(id: string): Promise<void>
     /** Ends this device's unused challenge (the person left): it can no longer be verified, and still counts toward the throttle. */
@@ -101,6 +133,15 @@ export type Storage = {
     putDeviceShare(options: { userId: string; deviceId: string; share: Uint8Array; now: number }): Promise<void>
     deleteDeviceShare(userId: string, deviceId: string): Promise<void>
   }
+  buckets: {
+    /**
+     * Gives `spend` the bucket stored under `key` (undefined when there is none) and stores the bucket it
+     * answers, serialised with every other spend of that key across instances; answers `spend`'s result.
+     */
+    spend<R>(key: string, spend: (bucket: Bucket | undefined) => { bucket: Bucket; result: R }): Promise<R>
+    /** Drops the buckets last spent at or before `before` (full again by then, so the same as none). */
+    prune(before: number): Promise<void>
+  }
   nonces: {
     /** True when this device's nonce was not seen before (Stamp.Nonces). */
     claim(deviceId: string, nonce: string, expiresAt: number): Promise<boolean>
@@ -110,6 +151,8 @@ export type Storage = {
     /** Appends to the user's chain (append-only, hash-chained per user). */
     append(userId: string, entry: { at: number; kind: string; detail: Record<string, unknown> }): Promise<AuditEntry>
     list(userId: string): Promise<AuditEntry[]>
+    /** The chain's newest link, or undefined for a user with no entry. */
+    head(userId: string): Promise<{ seq: number; hash: string } | undefined>
   }
   close(): Promise<void>
 }

@@ -9,7 +9,7 @@ import * as Pool from '@doorway/storage/Pool'
 import type { Client, Queryable } from '@doorway/storage/Sql'
 import * as Audit from '../Audit.js'
 import * as Otp from '../Otp.js'
-import type { AuditEntry, Challenge, Device, Recovery, Storage, User } from './Storage.js'
+import type { AuditEntry, Bucket, Challenge, Device, DeviceSummary, Recovery, Storage, User } from './Storage.js'
 
 // Idempotent too: databases made before migrations were recorded run it once more, changing nothing.
 export const schema = `
@@ -113,6 +113,29 @@ export const migrations: Migrations.Migration[] = [
 ALTER TABLE users ADD COLUMN attestation text;
 ALTER TABLE otp_challenges ADD COLUMN attested boolean NOT NULL DEFAULT false;`,
   },
+  // Per-network limits (limits.ts): a failure counts toward the lockout of its source, and each client
+  // network has a token bucket per route group, shared by every instance. Older failures have no source.
+  {
+    name: '3-limits',
+    sql: `ALTER TABLE otp_failures ADD COLUMN source text NOT NULL DEFAULT 'unknown';
+ALTER TABLE otp_failures ADD COLUMN device_id text;
+CREATE TABLE rate_buckets (
+  key text PRIMARY KEY,
+  tokens double precision NOT NULL,
+  updated_at bigint NOT NULL
+);
+CREATE INDEX rate_buckets_by_update ON rate_buckets (updated_at);`,
+  },
+  // docs/embedded-wallet.md §10: the person sees their devices (where each last verified a code, its
+  // browser) and removes one from another. Devices from before have no origin or browser yet.
+  {
+    name: '4-devices',
+    sql: `ALTER TABLE devices ADD COLUMN origin text;
+ALTER TABLE devices ADD COLUMN attested boolean NOT NULL DEFAULT false;
+ALTER TABLE devices ADD COLUMN browser text;
+ALTER TABLE devices ADD COLUMN revoked_at bigint;
+CREATE INDEX devices_by_user ON devices (user_id, created_at);`,
+  },
 ]
 
 // bigint columns come back as strings from `pg`; float8 is exact for millisecond times and is a number in both drivers.
@@ -138,6 +161,12 @@ export const queries = {
   touchDevice: `UPDATE devices SET last_seen = GREATEST(last_seen, $2) WHERE id = $1`,
   startSession: `UPDATE devices SET user_id = $2, session_started_at = $3, fresh_auth_at = $3, last_seen = $3 WHERE id = $1`,
   endSession: `UPDATE devices SET session_started_at = NULL, fresh_auth_at = NULL WHERE id = $1`,
+  describeDevice: `UPDATE devices SET origin = $2, attested = $3, browser = $4 WHERE id = $1`,
+  userDevices: `SELECT id, seal_key AS "sealKey", created_at::float8 AS "createdAt", last_seen::float8 AS "lastSeen", origin, attested, browser, revoked,
+    revoked_at::float8 AS "revokedAt" FROM devices WHERE user_id = $1 ORDER BY created_at DESC, id`,
+  // No row back: not this user's device, or removed already.
+  revokeDevice: `UPDATE devices SET revoked = true, revoked_at = $3, session_started_at = NULL, fresh_auth_at = NULL
+    WHERE id = $1 AND user_id = $2 AND NOT revoked RETURNING id`,
   lockChallenges: `SELECT pg_advisory_xact_lock(4242102)`,
   recentChallenges: `SELECT ${challengeColumns} FROM otp_challenges WHERE (email = $1 OR device_id = $2) AND created_at > $3
     ORDER BY created_at`,
@@ -148,8 +177,14 @@ export const queries = {
   markUsed: `UPDATE otp_challenges SET used_at = $2 WHERE id = $1`,
   withdrawChallenge: `DELETE FROM otp_challenges WHERE id = $1`,
   cancelChallenge: `UPDATE otp_challenges SET used_at = $3 WHERE id = $1 AND device_id = $2 AND used_at IS NULL`,
-  insertFailure: `INSERT INTO otp_failures (email, at) VALUES ($1, $2)`,
-  failures: `SELECT at::float8 AS at FROM otp_failures WHERE email = $1 AND at > $2 ORDER BY at, seq`,
+  insertFailure: `INSERT INTO otp_failures (email, at, source, device_id) VALUES ($1, $2, $3, $4)`,
+  failures: `SELECT at::float8 AS at, source FROM otp_failures WHERE email = $1 AND at > $2 ORDER BY at, seq`,
+  // One spend of a key at a time, across instances; another key's lock may share the hash and only waits.
+  lockBucket: `SELECT pg_advisory_xact_lock(4242103, hashtext($1))`,
+  bucket: `SELECT tokens, updated_at::float8 AS "updatedAt" FROM rate_buckets WHERE key = $1`,
+  putBucket: `INSERT INTO rate_buckets (key, tokens, updated_at) VALUES ($1, $2, $3)
+    ON CONFLICT (key) DO UPDATE SET tokens = EXCLUDED.tokens, updated_at = EXCLUDED.updated_at`,
+  pruneBuckets: `DELETE FROM rate_buckets WHERE updated_at <= $1`,
   // No row back: the user has a wallet already.
   setAddress: `UPDATE users SET address = $2, attestation = $3 WHERE id = $1 AND address IS NULL RETURNING id`,
   insertRecovery: `INSERT INTO recovery (user_id, recovery1, recovery2, mode, created_at) VALUES ($1, $2, $3, 'automatic', $4)`,
@@ -175,7 +210,16 @@ export async function open(config: Pool.Config): Promise<Storage> {
 /** The Storage over a migrated client; `close` releases the driver. */
 export async function create(client: Client, close: () => Promise<void>): Promise<Storage> {
   await Migrations.run(client, { scope: 'secure', lock: 4242101, migrations })
-  return { users: users(client), devices: devices(client), challenges: challenges(client), wallets: wallets(client), nonces: nonces(client), audit: audit(client), close }
+  return {
+    users: users(client),
+    devices: devices(client),
+    challenges: challenges(client),
+    wallets: wallets(client),
+    buckets: buckets(client),
+    nonces: nonces(client),
+    audit: audit(client),
+    close,
+  }
 }
 
 function users(client: Client): Storage['users'] {
@@ -213,6 +257,16 @@ function devices(client: Client): Storage['devices'] {
     async endSession(id) {
       await client.query(queries.endSession, [id])
     },
+    async describe(id, { origin, attested, browser }) {
+      await client.query(queries.describeDevice, [id, origin, attested, browser])
+    },
+    list: async (userId) => (await client.query<DeviceSummary>(queries.userDevices, [userId])).rows,
+    revoke: ({ id, userId, now }) =>
+      client.transaction(async (tx) => {
+        if (!(await one(tx, queries.revokeDevice, [id, userId, now]))) return false
+        await tx.query(queries.deleteDeviceShare, [userId, id])
+        return true
+      }),
   }
 }
 
@@ -224,21 +278,21 @@ function challenges(client: Client): Storage['challenges'] {
         await tx.query(queries.lockChallenges)
         const { id, email, deviceId, host, attested, digest, attempts, createdAt, expiresAt, usedAt } = challenge
         const recent = (await tx.query<Challenge>(queries.recentChallenges, [email, deviceId, createdAt - hourMs])).rows
-        const failures = (await tx.query<{ at: number }>(queries.failures, [email, createdAt - Otp.policy.lockoutMs])).rows.map((r) => r.at)
+        const failures = (await tx.query<Otp.Failure>(queries.failures, [email, createdAt - Otp.policy.lockoutMs])).rows
         const refusal = refuse(recent, failures)
         if (refusal === undefined) await tx.query(queries.insertChallenge, [id, email, deviceId, host, digest, attempts, createdAt, expiresAt, usedAt, attested])
         return refusal
       }),
-    attempt: (id, now, decide) =>
+    attempt: (id, now, decide, source = 'unknown') =>
       client.transaction(async (tx) => {
         const challenge = await one<Challenge>(tx, queries.challengeForUpdate, [id])
         if (!challenge) return undefined
-        const failures = (await tx.query<{ at: number }>(queries.failures, [challenge.email, now - Otp.policy.lockoutMs])).rows.map((r) => r.at)
+        const failures = (await tx.query<Otp.Failure>(queries.failures, [challenge.email, now - Otp.policy.lockoutMs])).rows
         const outcome = decide(challenge, failures)
         if (outcome === 'ok') await tx.query(queries.markUsed, [id, now])
         if (outcome === 'wrong') {
           await tx.query(queries.spendAttempt, [id])
-          await tx.query(queries.insertFailure, [challenge.email, now])
+          await tx.query(queries.insertFailure, [challenge.email, now, source, challenge.deviceId])
         }
         return { challenge, outcome, failures }
       }),
@@ -277,6 +331,21 @@ function wallets(client: Client): Storage['wallets'] {
   }
 }
 
+function buckets(client: Client): Storage['buckets'] {
+  return {
+    spend: (key, spend) =>
+      client.transaction(async (tx) => {
+        await tx.query(queries.lockBucket, [key])
+        const { bucket, result } = spend(await one<Bucket>(tx, queries.bucket, [key]))
+        await tx.query(queries.putBucket, [key, bucket.tokens, bucket.updatedAt])
+        return result
+      }),
+    async prune(before) {
+      await client.query(queries.pruneBuckets, [before])
+    },
+  }
+}
+
 function nonces(client: Client): Storage['nonces'] {
   return {
     async claim(deviceId, nonce, expiresAt) {
@@ -303,6 +372,7 @@ function audit(client: Client): Storage['audit'] {
     async list(userId) {
       return (await client.query<AuditEntry>(queries.listAudit, [userId])).rows
     },
+    head: (userId) => one<{ seq: number; hash: string }>(client, queries.lastAudit, [userId]),
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * What the routes rely on the store for when requests race (several instances on one PostgreSQL, or
  * interleaved requests on PGlite): one chain, one user per email, one code per throttle window, five
- * attempts per code, one use per nonce. The same suite on both stores.
+ * attempts per code, a cancelled code spent, each rate-bucket token taken once, one use per nonce. The
+ * same suite on both stores.
  */
 import * as Ids from '@doorway/shared/Ids'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -11,6 +12,8 @@ import { backends, type Place } from './testing.js'
 
 const now = Date.UTC(2026, 10, 23, 12)
 const pepper = new Uint8Array(32).fill(1)
+/** A client network, as limits.ts keys one. */
+const source = 'ip:192.0.2.1'
 
 describe.each(backends)('%s', (_, create) => {
   let place: Place
@@ -54,7 +57,7 @@ describe.each(backends)('%s', (_, create) => {
       const refusals = await Promise.all(
         devices.map((deviceId) => {
           const challenge = { ...Otp.create({ id: Ids.random(), email, deviceId, code: '123456', pepper, now }), host: 'http://a.test', attested: true }
-          return place.storage.challenges.start(challenge, (recent, failures) => Otp.mayStart({ email, deviceId, now, recent, failures }))
+          return place.storage.challenges.start(challenge, (recent, failures) => Otp.mayStart({ email, deviceId, source, now, recent, failures }))
         }),
       )
       expect(refusals.filter((r) => r === undefined)).toHaveLength(1)
@@ -67,10 +70,13 @@ describe.each(backends)('%s', (_, create) => {
       const challenge = { ...Otp.create({ id: Ids.random(), email, deviceId, code: '123456', pepper, now }), host: 'http://a.test', attested: true }
       await place.storage.challenges.start(challenge, () => undefined)
       const guesses = await Promise.all(
-        Array.from({ length: 10 }, () => place.storage.challenges.attempt(challenge.id, now, (c) => Otp.verify(c, { email, deviceId, code: '000000', pepper, now }))),
+        Array.from({ length: 10 }, () => place.storage.challenges.attempt(challenge.id, now, (c) => Otp.verify(c, { email, deviceId, code: '000000', pepper, now }), source)),
       )
       expect(guesses.map((g) => g!.outcome).sort()).toEqual([...Array(5).fill('exhausted'), ...Array(5).fill('wrong')])
-      expect(await place.raw('SELECT at FROM otp_failures WHERE email = $1', [email])).toHaveLength(5)
+      // Each failure is kept with its source and device (limits.ts): the lockout counts them per source.
+      expect(await place.raw('SELECT at::float8 AS at, source, device_id FROM otp_failures WHERE email = $1', [email])).toEqual(Array(5).fill({ at: now, source, device_id: deviceId }))
+      const after = await place.storage.challenges.attempt(challenge.id, now + 1, (_, failures) => (failures.length === 5 && failures.every((f) => f.source === source) ? 'seen' : 'unseen'))
+      expect(after!.outcome).toBe('seen')
       expect(await place.storage.challenges.attempt(Ids.random(), now, () => 'ok')).toBeUndefined()
     })
 
@@ -79,7 +85,7 @@ describe.each(backends)('%s', (_, create) => {
       const deviceId = await device()
       const start = async () => {
         const challenge = { ...Otp.create({ id: Ids.random(), email, deviceId, code: '123456', pepper, now }), host: 'http://a.test', attested: true }
-        const refusal = await place.storage.challenges.start(challenge, (recent, failures) => Otp.mayStart({ email, deviceId, now, recent, failures }))
+        const refusal = await place.storage.challenges.start(challenge, (recent, failures) => Otp.mayStart({ email, deviceId, source, now, recent, failures }))
         return { id: challenge.id, refusal }
       }
       const first = await start()
@@ -99,7 +105,33 @@ describe.each(backends)('%s', (_, create) => {
       await place.storage.challenges.cancel(challenge.id, deviceId, now)
       expect(await place.storage.challenges.attempt(challenge.id, now + 1, decide)).toMatchObject({ outcome: 'used', challenge: { usedAt: now } })
       const again = { ...Otp.create({ id: Ids.random(), email, deviceId, code: '654321', pepper, now: now + 1 }), host: 'http://a.test', attested: true }
-      expect(await place.storage.challenges.start(again, (recent, failures) => Otp.mayStart({ email, deviceId, now: now + 1, recent, failures }))).toMatchObject({ reason: 'throttled' })
+      expect(await place.storage.challenges.start(again, (recent, failures) => Otp.mayStart({ email, deviceId, source, now: now + 1, recent, failures }))).toMatchObject({ reason: 'throttled' })
+    })
+  })
+
+  describe('buckets', () => {
+    /** One token out of a bucket of 5, as limits.ts spends one; refused when it is empty. */
+    const take = (bucket: { tokens: number; updatedAt: number } | undefined) => {
+      const tokens = bucket?.tokens ?? 5
+      return tokens >= 1 ? { bucket: { tokens: tokens - 1, updatedAt: now }, result: true } : { bucket: { tokens, updatedAt: now }, result: false }
+    }
+
+    test('behavior: racing spends of one key, from two instances, take each token once; other keys are apart', async () => {
+      const key = `sends ip:${Ids.random()}`
+      const other = await place.another()
+      const spent = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? other : place.storage).buckets.spend(key, take)))
+      expect(spent.filter(Boolean)).toHaveLength(5)
+      expect(await place.storage.buckets.spend(`sends ip:${Ids.random()}`, take)).toBe(true)
+      await other.close()
+    })
+
+    test('behavior: prune drops the buckets last spent at or before the time, and only those', async () => {
+      const [old, fresh] = [`verifies ip:${Ids.random()}`, `verifies ip:${Ids.random()}`]
+      await place.storage.buckets.spend(old, () => ({ bucket: { tokens: 0, updatedAt: now - 1 }, result: undefined }))
+      await place.storage.buckets.spend(fresh, () => ({ bucket: { tokens: 0, updatedAt: now }, result: undefined }))
+      await place.storage.buckets.prune(now - 1)
+      expect(await place.storage.buckets.spend(old, (bucket) => ({ bucket: { tokens: 0, updatedAt: now }, result: bucket }))).toBeUndefined()
+      expect(await place.storage.buckets.spend(fresh, (bucket) => ({ bucket: { tokens: 0, updatedAt: now }, result: bucket }))).toEqual({ tokens: 0, updatedAt: now })
     })
   })
 

@@ -1,5 +1,5 @@
 /**
- * The vault's routes for the secure-site server (docs/embedded-wallet.md §2, §4 VERIFY_DEVICE). Each
+ * The vault's routes for the secure-site server (docs/embedded-wallet.md §2, §4 VERIFY_DEVICE, §10). Each
  * carries a ticket the server signed for this route's purpose, spent in the store the moment it is
  * presented. The ticket says only that the server asks: what the vault does is bounded by what it
  * registered itself (the wallet's sealed R2) and by what the person approved from the vault's own mail.
@@ -26,6 +26,8 @@ export function routes(vault: Context) {
   app.post('/v1/approvals', async (c) => c.json(await requestApproval(vault, Http.object(await c.req.text()))))
   app.post('/v1/reseal', async (c) => c.json(await reseal(vault, Http.object(await c.req.text()))))
   app.post('/v1/revoke', async (c) => c.json(await revoke(vault, Http.object(await c.req.text()))))
+  app.post('/v1/audit-head', async (c) => c.json(await keepHead(vault, Http.object(await c.req.text()))))
+  app.post('/v1/audit-head/read', async (c) => c.json(await readHead(vault, Http.object(await c.req.text()))))
   return app
 }
 
@@ -153,3 +155,34 @@ async function revoke(vault: Context, body: Record<string, unknown>): Promise<Re
   await vault.store.devices.revoke(claims.userId, claims.device!, vault.now())
   return {}
 }
+
+/**
+ * The server tells the new head of a user's audit chain after each append (docs/embedded-wallet.md §10).
+ * A head that contradicts one kept (another hash at a seq, or behind the highest) means the server's log
+ * was rewritten: refused, kept nowhere, and logged for the operator.
+ */
+async function keepHead(vault: Context, body: Record<string, unknown>): Promise<Record<string, never>> {
+  const claims = await ticket(vault, body, 'head')
+  const seq = body.seq
+  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1 || seq > maxSeq) throw Http.badRequest(`Invalid seq: expected a whole number from 1 to ${maxSeq}`)
+  const hash = Fields.text(body, 'hash', /^[0-9a-f]{64}$/, '64 lowercase hex digits')
+  const kept = await vault.store.auditHeads.put(claims.userId, { seq, hash }, vault.now())
+  if (kept === 'rewritten') {
+    const highest = await vault.store.auditHeads.get(claims.userId)
+    vault.log('audit.rewritten', { userId: claims.userId, told: { seq, hash }, kept: highest })
+    throw new Http.HttpError(409, 'This head contradicts the audit chain the vault was told', { reason: 'rewritten' })
+  }
+  return {}
+}
+
+/** The vault's signed statement of the highest head it keeps for the user (common/Attest.ts `auditHead`), or null. */
+async function readHead(vault: Context, body: Record<string, unknown>): Promise<{ head: { seq: number; hash: string; signature: string } | null }> {
+  const { userId } = await ticket(vault, body, 'readHead')
+  const head = await vault.store.auditHeads.get(userId)
+  if (!head) return { head: null }
+  const signature = await Attest.sign(vault.signingKey, { kind: 'auditHead', userId, seq: head.seq, hash: head.hash })
+  return { head: { ...head, signature } }
+}
+
+/** The audit log's seq is a PostgreSQL integer on both sides. */
+const maxSeq = 2 ** 31 - 1

@@ -1,6 +1,7 @@
 /**
  * The vault's own database (docs/embedded-wallet.md §2): the wallets it registered, the approvals it
- * mailed, the devices the person approved, spent ticket ids, and a hash-chained log per user. It holds no
+ * mailed, the devices the person approved, spent ticket ids, a hash-chained log per user, and the heads of
+ * each user's audit chain on the server (docs/embedded-wallet.md §10). It holds no
  * key and no share in clear: R2 stays in the server's database, sealed; here only its fingerprint.
  * PGlite or PostgreSQL through @doorway/storage, with migrations of its own scope (`vault`) and `vault_`
  * tables, so it never collides with the server's schema even on one database. Every change that touches
@@ -32,6 +33,9 @@ export type Approval = {
 export type Device = { userId: string; deviceFp: string; origin: string; attested: boolean; browser: string; approvedAt: number; revokedAt: number | null }
 
 export type LogEntry = Audit.Entry & { prevHash: string; hash: string }
+
+/** The head of a user's audit chain on the server, as the server told it: the entry at `seq` has `hash`. */
+export type AuditHead = { seq: number; hash: string }
 
 /** At most `max` in any `windowMs`; a refusal says when the oldest counted leaves the window. */
 export type Limit = { max: number; windowMs: number }
@@ -70,6 +74,16 @@ export type Store = {
     get(userId: string, deviceFp: string): Promise<Device | undefined>
     /** Marks an approved device revoked; false when it was not approved or already revoked. Logged either way. */
     revoke(userId: string, deviceFp: string, now: number): Promise<boolean>
+  }
+  auditHeads: {
+    /**
+     * Keeps a new head of the user's audit chain (docs/embedded-wallet.md §10): `stored` when it is ahead
+     * of every head kept, `same` when this very head was kept, `rewritten` when it contradicts one (another
+     * hash at a seq kept, or a seq behind the highest): the server's log was changed, and nothing is kept.
+     */
+    put(userId: string, head: AuditHead, now: number): Promise<'stored' | 'same' | 'rewritten'>
+    /** The highest head kept for the user. */
+    get(userId: string): Promise<AuditHead | undefined>
   }
   tickets: {
     /** Records a ticket id as spent until it expires: true the first time, false after. */
@@ -148,7 +162,33 @@ CREATE TRIGGER vault_log_no_truncate BEFORE TRUNCATE ON vault_log
   FOR EACH STATEMENT EXECUTE FUNCTION vault_log_append_only();
 `
 
-export const migrations: Migrations.Migration[] = [{ name: '1-schema', sql: schema }]
+export const migrations: Migrations.Migration[] = [
+  { name: '1-schema', sql: schema },
+  // docs/embedded-wallet.md §10: every head of each user's audit chain the server told, kept append-only, so
+  // a log rewritten in the server's database shows against it. Not tied to a registered wallet: a user's
+  // log starts at their first verified code, before the wallet exists.
+  {
+    name: '2-audit-heads',
+    sql: `
+CREATE TABLE vault_audit_heads (
+  user_id text NOT NULL,
+  seq integer NOT NULL,
+  hash text NOT NULL,
+  at bigint NOT NULL,
+  PRIMARY KEY (user_id, seq)
+);
+CREATE FUNCTION vault_audit_heads_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'vault_audit_heads is append-only';
+END
+$$;
+CREATE TRIGGER vault_audit_heads_append_only BEFORE UPDATE OR DELETE ON vault_audit_heads
+  FOR EACH ROW EXECUTE FUNCTION vault_audit_heads_append_only();
+CREATE TRIGGER vault_audit_heads_no_truncate BEFORE TRUNCATE ON vault_audit_heads
+  FOR EACH STATEMENT EXECUTE FUNCTION vault_audit_heads_append_only();
+`,
+  },
+]
 
 /** The migration scope and its advisory lock: apart from the server's (`secure`, 4242101). */
 export const scope = { scope: 'vault', lock: 4242201 } as const
@@ -188,6 +228,11 @@ export const queries = {
   lastLog: `SELECT seq, hash FROM vault_log WHERE user_id = $1 ORDER BY seq DESC LIMIT 1`,
   appendLog: `INSERT INTO vault_log (user_id, seq, at, kind, detail, prev_hash, hash) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)`,
   listLog: `SELECT ${logColumns} FROM vault_log WHERE user_id = $1 ORDER BY seq`,
+  // One put per user at a time, across vault instances: the check and the insert must not interleave.
+  lockHeads: `SELECT pg_advisory_xact_lock(4242202, hashtext($1))`,
+  auditHeadAt: `SELECT hash FROM vault_audit_heads WHERE user_id = $1 AND seq = $2`,
+  auditHead: `SELECT seq, hash FROM vault_audit_heads WHERE user_id = $1 ORDER BY seq DESC LIMIT 1`,
+  insertAuditHead: `INSERT INTO vault_audit_heads (user_id, seq, hash, at) VALUES ($1, $2, $3, $4)`,
 } as const
 
 /** The store on the database `config` names (PGlite directory or PostgreSQL), migrated. */
@@ -198,7 +243,7 @@ export async function open(config: Pool.Config): Promise<Store> {
 /** The store over a client, migrated; `close` releases the driver. */
 export async function create(client: Client, close: () => Promise<void>): Promise<Store> {
   await Migrations.run(client, { ...scope, migrations })
-  return { wallets: wallets(client), approvals: approvals(client), devices: devices(client), tickets: tickets(client), log: log(client), close }
+  return { wallets: wallets(client), approvals: approvals(client), devices: devices(client), auditHeads: auditHeads(client), tickets: tickets(client), log: log(client), close }
 }
 
 function wallets(client: Client): Store['wallets'] {
@@ -260,6 +305,22 @@ function devices(client: Client): Store['devices'] {
         await append(tx, userId, { at: now, kind: kinds.deviceRevoked, detail: { device: deviceFp, wasApproved: revoked } })
         return revoked
       }),
+  }
+}
+
+function auditHeads(client: Client): Store['auditHeads'] {
+  return {
+    put: (userId, { seq, hash }, now) =>
+      client.transaction(async (tx) => {
+        await tx.query(queries.lockHeads, [userId])
+        const kept = await one<{ hash: string }>(tx, queries.auditHeadAt, [userId, seq])
+        if (kept) return kept.hash === hash ? 'same' : 'rewritten'
+        const highest = await one<AuditHead>(tx, queries.auditHead, [userId])
+        if (highest && seq < highest.seq) return 'rewritten'
+        await tx.query(queries.insertAuditHead, [userId, seq, hash, now])
+        return 'stored'
+      }),
+    get: (userId) => one<AuditHead>(client, queries.auditHead, [userId]),
   }
 }
 
