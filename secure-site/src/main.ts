@@ -65,6 +65,14 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
         expose,
         handlers: {
           status: () => ({ version: Protocol.version, origin: location.origin }),
+          // CSSOM only (the CSP allows no inline style): the values are checked by the protocol's schema.
+          configure: ({ theme, accent, onAccent }) => {
+            const root = document.documentElement
+            root.dataset.theme = theme
+            root.style.setProperty('--doorway-accent', accent)
+            root.style.setProperty('--doorway-on-accent', onAccent)
+            return null
+          },
           restore: ({ op }) => operation(op, async (signal) => ({ account: await Wallet.restore(wallet, signal) })),
           connectEmail: ({ op, email, host }) =>
             operation(op, async (signal) => {
@@ -85,9 +93,9 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
             operations.get(op)?.abort()
             return null
           },
-          sign: ({ op, method, params, chainId, host }) =>
+          sign: ({ op, method, params, chainId, host, network }) =>
             operation(op, async (signal) => ({
-              result: await Signer.sign({ wallet, method, params, chainId, host: attest(host), root: document.body, signal }),
+              result: await Signer.sign({ wallet, method, params, chainId, ...(network && { network }), host: attest(host), root: document.body, signal }),
             })),
           exportKey: ({ op, host }) =>
             operation(op, async (signal) => {

@@ -349,6 +349,8 @@ const hostOrigin = S.string({ min: 1, max: 200, pattern: /^https?:\/\/[^/?#\s]+$
 /** Exposed by the secure-site, called by the frame-app. */
 export const secureParams = {
   status: S.object({}),
+  /** The modal's look, so the secure-site's screens match it (its theme mode and accent, spec §2). */
+  configure: S.object({ theme: S.literal('dark', 'light'), accent: S.string({ pattern: /^#[0-9a-fA-F]{6}$/ }), onAccent: S.literal('#000', '#fff') }),
   /** CONNECT_DEVICE: a returning device reconnects without a code, when its session is alive. */
   restore: S.object({ op }),
   /** CONNECT_EMAIL: mails a one-time code; the server enforces the 30 s throttle (spec §5). */
@@ -374,6 +376,10 @@ export const secureParams = {
     params: S.array(S.unknown, 4),
     chainId,
     host: hostOrigin,
+    /** How the approval names the network and prices its native coin (shown beside the signed chain id, never instead of it). */
+    network: S.optional(
+      S.object({ name: S.string({ min: 1, max: 64 }), symbol: S.string({ min: 1, max: 16 }), price: S.optional(S.number), currency: S.optional(S.string({ pattern: /^[A-Z]{3}$/ })) }),
+    ),
   }),
   signOut: S.object({}),
   /**
@@ -390,6 +396,7 @@ export const secureParams = {
 }
 export const secureResults = {
   status: S.object({ version: S.literal(version), origin: S.url }),
+  configure: nothing,
   restore: S.object({ account: S.union(embeddedAccount, S.literal(null)) }),
   connectEmail: S.object({ action: S.literal('VERIFY_OTP') }),
   connectOtp: S.union(S.object({ account: embeddedAccount }), S.object({ action: S.literal('VERIFY_DEVICE') })),
@@ -402,6 +409,8 @@ export const secureResults = {
   manageWallet: nothing,
 } satisfies Record<keyof typeof secureParams, unknown>
 export type SecureApi = { params: typeof secureParams; results: typeof secureResults }
+/** The checked params of a secure-site operation. */
+export type SecureParams = { [K in keyof typeof secureParams]: S.Infer<(typeof secureParams)[K]> }
 
 /** The frame-app exposes nothing to the secure-site. */
 export const secureClientParams = {}

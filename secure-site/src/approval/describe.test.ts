@@ -23,11 +23,11 @@ describe('describe', () => {
   test('behavior: every request shows the network and the wallet address', () => {
     const named = Approval.describe(request('personal_sign', [toHex('hi'), from], { chainName: 'Anvil' }))
     expect(named.rows.slice(0, 2)).toEqual([
-      { label: approveText.network, value: 'Anvil (eip155:31337)' },
+      { label: approveText.network, value: 'Anvil (31337)' },
       { label: approveText.from, value: from, mono: true },
     ])
     const unnamed = Approval.describe(request('personal_sign', [toHex('hi'), from.toLowerCase()]))
-    expect(row(unnamed, approveText.network)?.value).toBe('eip155:31337')
+    expect(row(unnamed, approveText.network)?.value).toBe('Chain 31337')
   })
 
   test.each([
@@ -233,11 +233,21 @@ function send(tx: Record<string, unknown>, extra: Partial<Approval.Request> = {}
 }
 
 describe('describe: eth_sendTransaction', () => {
+  test('behavior: with the frame\'s price, the value and the fee also show in the dapp\'s currency beside the exact amount', () => {
+    const description = send(transfer, { chainName: 'Anvil', nativeSymbol: 'ETH', fiat: { price: 3000, currency: 'USD' } })
+    const rows = Object.fromEntries(description.rows.map((r) => [r.label, r.value]))
+    expect(rows[approveText.network]).toBe('Anvil (31337)')
+    expect(rows[approveText.value]).toMatch(/^0\.1 ETH \(≈ \$300(\.00)?\)$/)
+    expect(rows[approveText.fee]).toMatch(/^0\.000042 ETH \(≈ \$0\.13\)$/)
+    // Without a name the chain is still named by its number, never as a CAIP-2 id.
+    expect(send(transfer).rows[0]).toEqual({ label: approveText.network, value: 'Chain 31337' })
+  })
+
   test('behavior: shows recipient, value and the max network fee, and returns a transaction the key signs as is', async () => {
     const description = send({ ...transfer, chainId: '0x7a69', type: '0x2' }, { chainName: 'Anvil', nativeSymbol: 'ETH' })
     expect(description.title).toBe(approveText.methods.eth_sendTransaction)
     expect(description.rows).toEqual([
-      { label: approveText.network, value: 'Anvil (eip155:31337)' },
+      { label: approveText.network, value: 'Anvil (31337)' },
       { label: approveText.from, value: from, mono: true },
       { label: approveText.to, value: bob, mono: true },
       { label: approveText.value, value: '0.1 ETH' },

@@ -1,5 +1,6 @@
 import * as Caip from '@doorway/shared/Caip'
 import { approveText } from '@doorway/shared/texts/approve'
+import { format } from '@doorway/shared/Texts'
 import {
   type Address,
   decodeFunctionData,
@@ -41,6 +42,8 @@ export type Request = {
   from: Address
   chainName?: string
   nativeSymbol?: string
+  /** The native coin's price in the dapp's currency, as the frame knows it. */
+  fiat?: { price: number; currency: string }
 }
 
 export type Row = { label: string; value: string; mono?: boolean }
@@ -86,11 +89,12 @@ function eip155Chain(id: string): number {
   return chainId
 }
 
-// The name and symbol come from the frame, which is not trusted: the CAIP-2 id beside the name is
-// what is signed for.
+// The name and symbol come from the frame, which is not trusted: the chain id beside the name is what
+// is signed for. People read "Anvil (31337)", not a CAIP-2 id.
 function networkLabel(request: Request): string {
   const name = optionalText(request.chainName, 'chainName')
-  return name === undefined ? request.chainId : `${name} (${request.chainId})`
+  const id = request.chainId.startsWith('eip155:') ? request.chainId.slice('eip155:'.length) : request.chainId
+  return name === undefined ? format(approveText.chainNumbered, { id }) : `${name} (${id})`
 }
 
 function optionalText(value: unknown, what: string): string | undefined {
@@ -186,8 +190,8 @@ function sendTransaction(params: readonly unknown[], context: Context): Descript
     rows: [
       ...context.rows,
       to ? { label: approveText.to, value: to, mono: true } : { label: approveText.to, value: approveText.contractCreation },
-      { label: approveText.value, value: Display.native(value, symbol) },
-      { label: approveText.fee, value: Display.native(gas * maxFeePerGas, symbol) },
+      { label: approveText.value, value: Display.native(value, symbol, context.request.fiat) },
+      { label: approveText.fee, value: Display.native(gas * maxFeePerGas, symbol, context.request.fiat) },
       ...callRows(to, data),
     ],
     transaction,

@@ -16,6 +16,7 @@ export async function sign(options: {
   method: (typeof Protocol.embeddedUnsafeMethods)[number]
   params: unknown[]
   chainId: string
+  network?: Protocol.SecureParams['sign']['network']
   host: { origin: string; attested: boolean }
   root: HTMLElement
   signal: AbortSignal
@@ -26,7 +27,9 @@ export async function sign(options: {
   const account = await Wallet.account(wallet, signal)
   let description: Describe.Description
   try {
-    description = Describe.describe({ method, params, chainId, from: account.address })
+    const { network } = options
+    const fiat = network?.price !== undefined && network.currency ? { price: network.price, currency: network.currency } : undefined
+    description = Describe.describe({ method, params, chainId, from: account.address, ...(network && { chainName: network.name, nativeSymbol: network.symbol }), ...(fiat && { fiat }) })
   } catch (error) {
     throw new Errors.ProviderRpcError(error instanceof Error ? error.message : String(error), { code: -32602 })
   }

@@ -6,6 +6,7 @@ export const approveText = {
   from: 'From',
   to: 'To',
   network: 'Network',
+  chainNumbered: 'Chain {id}',
   value: 'Value',
   fee: 'Max network fee',
   data: 'Data',

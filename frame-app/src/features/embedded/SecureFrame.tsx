@@ -10,7 +10,9 @@ import { ui } from '@doorway/shared/Texts'
 import * as Protocol from '@doorway/shared/Protocol'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useRef } from 'react'
+import { configAtom } from '../../core/config.js'
 import { openAtom } from '../../core/modal.js'
+import { accentOf, onAccent } from '../../core/theme.js'
 import { secureSlotAtom, secureStatusAtom } from './secure.js'
 
 declare const __DOORWAY_SECURE_URL__: string
@@ -19,6 +21,8 @@ export const secureUrl = new URL(__DOORWAY_SECURE_URL__)
 export function SecureFrame() {
   const ref = useRef<HTMLIFrameElement>(null)
   const setStatus = useSetAtom(secureStatusAtom)
+  const status = useAtomValue(secureStatusAtom)
+  const config = useAtomValue(configAtom)
   // Shown only over an open modal's slot for it.
   const slot = useAtomValue(secureSlotAtom)
   const open = useAtomValue(openAtom)
@@ -50,6 +54,13 @@ export function SecureFrame() {
       })
     return () => lifetime.abort()
   }, [setStatus])
+  // The secure-site's screens take the modal's theme and accent, now and whenever the dapp changes them.
+  const theme = config?.themeMode ?? 'dark'
+  const accent = config?.accent ?? accentOf(theme)
+  const channel = status.state === 'ready' ? status.channel : undefined
+  useEffect(() => {
+    channel?.call('configure', { theme, accent, onAccent: onAccent(accent) }).catch(() => {})
+  }, [channel, theme, accent])
   // Shown, it takes keyboard focus so a keyboard user lands on the secure-site's own buttons.
   useEffect(() => {
     if (shown) ref.current?.focus()

@@ -45,8 +45,8 @@ const rpcTimeoutMs = 10_000
 export type Options = {
   secure: Channel.Channel<Protocol.SecureApi>
   account: Protocol.EmbeddedAccount
-  /** The account's current chain and its configured network (for its RPC URL). */
-  chain(): { chainId: Caip.ChainId; rpcUrl?: string | undefined }
+  /** The account's current chain and its configured network (for its RPC URL, and how the approval names and prices it). */
+  chain(): { chainId: Caip.ChainId; rpcUrl?: string | undefined; network?: Protocol.SecureParams['sign']['network'] }
   /** The dapp's networks: the only chains the account switches to. */
   chainIds(): readonly Caip.ChainId[]
   /** The dapp's origin, pinned at the handshake. */
@@ -109,11 +109,11 @@ export function create(options: Options): Connector {
 
   async function unsafe(method: (typeof Protocol.embeddedUnsafeMethods)[number], params: unknown[]): Promise<unknown> {
     const op = Ids.random()
-    const chainId = options.chain().chainId
+    const { chainId, network } = options.chain()
     const prepared = method === 'eth_sendTransaction' ? [await prepare(params[0])] : params
     // The approval stays until the transaction is broadcast: a node refusing it is this request's error.
     return options.approve(op, async (signal) => {
-      const { result } = await secure.call('sign', { op, method, params: prepared, chainId, host }, { signal, timeoutMs: approvalTimeoutMs })
+      const { result } = await secure.call('sign', { op, method, params: prepared, chainId, host, ...(network && { network }) }, { signal, timeoutMs: approvalTimeoutMs })
       return method === 'eth_sendTransaction' ? rpc('eth_sendRawTransaction', [result]) : result
     })
   }

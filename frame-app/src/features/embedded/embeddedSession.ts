@@ -23,6 +23,7 @@ import { openAtom } from '../../core/modal.js'
 import { activeNetworkAtom } from '../../core/network.js'
 import { historyAtom, popAtom, pushAtom, resetAtom } from '../../core/router.js'
 import { secureStatusAtom } from './secure.js'
+import { tokensAtom } from '../balances/tokens.js'
 import { showToastAtom } from '../../core/toasts.js'
 
 const log = Logger.create({ scope: 'frame:embedded' })
@@ -64,7 +65,11 @@ export const adoptAtom = atom(null, async (get, set, { account, restored }: { ac
     host: get(hostOriginAtom) ?? location.origin,
     chain: () => {
       const id = get(accountAtom)?.chainId ?? chainId
-      return { chainId: id, rpcUrl: get(configAtom)?.networks.find((n) => n.caipNetworkId === id)?.rpcUrl }
+      const network = get(configAtom)?.networks.find((n) => n.caipNetworkId === id)
+      // The api prices balances in USD; the approval shows the native coin's value beside its amount.
+      const price = get(tokensAtom).balances.find((b) => b.chainId === id && b.symbol === network?.nativeCurrency.symbol)?.price
+      const named = network && { name: network.name, symbol: network.nativeCurrency.symbol, ...(price !== undefined && { price, currency: 'USD' }) }
+      return { chainId: id, rpcUrl: network?.rpcUrl, ...(named && { network: named }) }
     },
     chainIds: () => get(configAtom)?.networks.map((n) => n.caipNetworkId) ?? [],
     approve: (op, sign) => set(approveAtom, { op, sign }) as Promise<never>,

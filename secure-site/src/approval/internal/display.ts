@@ -27,8 +27,12 @@ export function integer(value: bigint): string {
 }
 
 /** An amount in wei as the native currency, exactly: 1500000000000000000n → '1.5 ETH'. */
-export function native(wei: bigint, symbol: string): string {
-  return `${ether.format(formatEther(wei) as Intl.StringNumericLiteral)} ${symbol}`
+export function native(wei: bigint, symbol: string, fiat?: { price: number; currency: string }): string {
+  const amount = `${ether.format(formatEther(wei) as Intl.StringNumericLiteral)} ${symbol}`
+  if (!fiat || !Number.isFinite(fiat.price) || fiat.price <= 0) return amount
+  // In the dapp's currency, from the frame's price: an estimate beside the exact amount, never instead of it.
+  const value = new Intl.NumberFormat(undefined, { style: 'currency', currency: fiat.currency, maximumFractionDigits: 2 }).format(Number(formatEther(wei)) * fiat.price)
+  return `${amount} (≈ ${value})`
 }
 
 /** A data length: 68 → '68 bytes'. */
