@@ -21,6 +21,7 @@ export const kinds = {
   deviceShareStored: 'device.shareStored',
   sessionEnded: 'session.ended',
   keyExported: 'key.exported',
+  deviceRevoked: 'device.revoked',
 } as const
 
 export type Entry = { seq: number; userId: string; at: number; kind: string; detail: Record<string, unknown> }

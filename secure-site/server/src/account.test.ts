@@ -7,7 +7,7 @@
  */
 import * as Attest from '@doorway/secure-site/common/Attest'
 import * as AuditChain from '@doorway/secure-site/common/AuditChain'
-import { decode as fromBase64url, encode as base64url } from '@doorway/secure-site/common/Base64url'
+import { encode as base64url } from '@doorway/secure-site/common/Base64url'
 import * as Seal from '@doorway/secure-site/common/Seal'
 import * as Shares from '@doorway/secure-site/common/Shares'
 import * as Stamp from '@doorway/secure-site/common/Stamp'
@@ -16,7 +16,6 @@ import * as Ids from '@doorway/shared/Ids'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import * as App from './app.js'
 import * as Audit from './Audit.js'
-import * as Limits from './limits.js'
 import * as Otp from './Otp.js'
 import * as Session from './Session.js'
 import { backends, type Place } from './storage/testing.js'
@@ -30,8 +29,6 @@ const otherHost = 'http://127.0.0.1:5173'
 const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
 const firefox = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:128.0) Gecko/20100101 Firefox/128.0'
 const utf8 = (text: string) => new TextEncoder().encode(text)
-// Every request here comes from one in-process source: the per-network limits (limits.test.ts) are lifted.
-const unlimited = Object.fromEntries(Object.keys(Limits.limits).map((group) => [group, 1e9])) as Limits.Overrides
 type Json = Record<string, any>
 
 describe.each(backends)('account on %s', (_, create) => {
@@ -46,7 +43,7 @@ describe.each(backends)('account on %s', (_, create) => {
   beforeAll(async () => {
     place = await create()
     stack = await TestStack.start({ storage: place.storage, now: () => clock, log: (message) => void logged.push(message) })
-    app = App.app({ ...stack.deps, limits: unlimited })
+    app = stack.app
   }, 120_000)
   afterAll(async () => {
     await stack?.close()
@@ -236,7 +233,7 @@ describe.each(backends)('account on %s', (_, create) => {
 
     test('error: a vault that does not answer is a 503, the device cut off already; asking again tells the vault, and logs and mails once', async () => {
       const { to, userId, first, second } = await owner()
-      const down = App.app({ ...stack.deps, limits: unlimited, vault: Vault.client(TestStack.vaultUrl, () => Promise.reject(new Error('connection refused'))) })
+      const down = App.app({ ...stack.deps, vault: Vault.client(TestStack.vaultUrl, () => Promise.reject(new Error('connection refused'))) })
       expect(await first.call('POST', '/v1/devices/revoke', { deviceId: second.id }, down)).toMatchObject({ status: 503, body: { reason: 'vault' } })
       expect(await second.call('POST', '/v1/session/check')).toMatchObject({ status: 401, body: { reason: 'unknownDevice' } })
       expect(await stack.vaultStore.store.devices.get(userId, await Attest.fingerprint(second.sealPoint))).toMatchObject({ revokedAt: null })
@@ -330,7 +327,7 @@ describe.each(backends)('account on %s', (_, create) => {
     test('behavior: a vault that does not answer fails no route (logged); the log is then unconfirmed, and the next append catches up', async () => {
       const { userId, first } = await owner()
       const kept = (await stack.vaultStore.store.auditHeads.get(userId))!
-      const down = App.app({ ...stack.deps, limits: unlimited, vault: Vault.client(TestStack.vaultUrl, () => Promise.reject(new Error('connection refused'))) })
+      const down = App.app({ ...stack.deps, vault: Vault.client(TestStack.vaultUrl, () => Promise.reject(new Error('connection refused'))) })
       expect((await first.call('POST', '/v1/session', {}, down)).status).toBe(200)
       expect(await stack.vaultStore.store.auditHeads.get(userId)).toEqual(kept)
       // The vault vouches for an older head: the links hold, the newest entry is not confirmed.

@@ -20,7 +20,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as App from './app.js'
 import * as Audit from './Audit.js'
 import * as Custody from './Custody.js'
-import * as Limits from './limits.js'
 import type * as Mail from './mail.js'
 import * as Otp from './Otp.js'
 import * as Session from './Session.js'
@@ -33,7 +32,6 @@ const t0 = Date.UTC(2026, 10, 23, 12)
 const host = 'http://localhost:5173'
 const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
 const utf8 = (text: string) => new TextEncoder().encode(text)
-const unlimited = Object.fromEntries(Object.keys(Limits.limits).map((group) => [group, 1e9])) as Limits.Overrides
 type Json = Record<string, any>
 
 describe('Custody', () => {
@@ -59,10 +57,10 @@ describe.each(backends)('app on %s', (_, create) => {
   const mails = () => stack.mails
 
   /**
-   * The stack's server, with some of its dependencies swapped. Every request here comes from one in-process
-   * source, so the per-network limits (limits.ts, tested there) are lifted, as a busy network's would be.
+   * The stack's server, with some of its dependencies swapped. Its per-network limits are off (limits.ts,
+   * tested in limits.test.ts): every in-process request has the same source.
    */
-  const deps = (overrides: Partial<App.Deps> = {}): App.Deps => ({ ...stack.deps, limits: unlimited, ...overrides })
+  const deps = (overrides: Partial<App.Deps> = {}): App.Deps => ({ ...stack.deps, ...overrides })
 
   beforeAll(async () => {
     place = await create()

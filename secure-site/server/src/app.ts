@@ -46,7 +46,7 @@ export type Deps = {
 }
 
 /** What the routes use: the deps, the nonce store, and the audit and mail helpers. */
-export type AuditKind = (typeof Audit.kinds)[keyof typeof Audit.kinds] | (typeof Account.kinds)[keyof typeof Account.kinds]
+export type AuditKind = (typeof Audit.kinds)[keyof typeof Audit.kinds]
 
 export type Server = Deps & {
   nonces: Stamp.Nonces

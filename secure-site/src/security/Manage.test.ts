@@ -78,6 +78,12 @@ describe('manager', () => {
     await expect(Manage.manager(second).overview()).rejects.toMatchObject({ code: 4100 })
     // The first still signs.
     expect((await Wallet.account(first)).address).toBe((await Device.wallet(first.options.store))!.address)
+    // The removed browser can come back only as a new device, approved again from the mail.
+    const removedId = overview.devices[0]!.id
+    await db.query('UPDATE otp_challenges SET created_at = created_at - 60000 WHERE email = $1', [overview.email])
+    await Wallet.connectEmail(second, overview.email, { host: 'http://127.0.0.1:5173', attested: true })
+    expect(second.device!.id).not.toBe(removedId)
+    expect(await Wallet.connectOtp(second, codeFor(overview.email))).toBe('VERIFY_DEVICE')
   })
 
   test('behavior: past fresh auth a code is mailed; the wrong one is refused with the modal\'s message, the right one removes the browser', async () => {
@@ -86,15 +92,16 @@ describe('manager', () => {
     await db.query('UPDATE devices SET fresh_auth_at = fresh_auth_at - 600000 WHERE id = $1', [first.device!.id])
     await db.query('UPDATE otp_challenges SET created_at = created_at - 600000 WHERE email = $1', [email])
     const manager = Manage.manager(first)
-    await expect(manager.remove(second.device!.id, undefined)).rejects.toThrow('Verify a code again: this needs a sign-in from the last 5 minutes')
+    const removed = second.device!.id
+    await expect(manager.remove(removed, undefined)).rejects.toThrow('Verify a code again: this needs a sign-in from the last 5 minutes')
     expect(await manager.removeCode(host)).toEqual({ email, sent: true })
     expect(stack.mails.at(-1)!.subject).toMatch(/^Your Doorway code to remove a device is \d{6}$/)
     const code = codeFor(email)
-    await expect(manager.remove(second.device!.id, code === '000000' ? '111111' : '000000')).rejects.toThrow('That code is not right. 4 attempts left.')
-    await manager.remove(second.device!.id, code)
+    await expect(manager.remove(removed, code === '000000' ? '111111' : '000000')).rejects.toThrow('That code is not right. 4 attempts left.')
+    await manager.remove(removed, code)
     await expect(Wallet.account(second)).rejects.toMatchObject({ code: 4100 })
     // The code is spent: asking again with it needs a new one.
-    await expect(manager.remove(second.device!.id, code)).rejects.toThrow(secureText.expired)
+    await expect(manager.remove(removed, code)).rejects.toThrow(secureText.expired)
   })
 
   test('error: a code without a code request of this screen is refused before anything is sent', async () => {

@@ -29,8 +29,8 @@ export declare namespace show {
     window?: Window
     /** Which events the person made. Tests replace it, as jsdom cannot make trusted events. */
     isTrusted?: (event: Event) => boolean
-    /** The locale of times and dates; the browser's unless a test says. */
-    locale?: string
+    /** The locale and time zone of times and dates; the browser's unless a test says. */
+    zone?: Describe.Zone
     now?: () => number
   }
 }
@@ -48,7 +48,7 @@ type View = {
   readonly listen: Listen
   readonly listeners: AbortController
   readonly finish: (outcome: 'done' | 'aborted') => void
-  readonly locale: string | undefined
+  readonly zone: Describe.Zone
   readonly now: () => number
   step: Step
   busy: boolean
@@ -78,7 +78,7 @@ export function show(root: HTMLElement, options: show.Options): Promise<void> {
       listen: (target, type, handler) => target.addEventListener(type, (event) => isTrusted(event) && handler(event as never), { signal: listeners.signal }),
       listeners,
       finish: (outcome) => (outcome === 'aborted' ? reject(new Aborted()) : resolve()),
-      locale: options.locale,
+      zone: options.zone ?? {},
       now: options.now ?? Date.now,
       step: 'loading',
       busy: false,
@@ -175,7 +175,7 @@ async function load(view: View, signal: AbortSignal) {
   const overview = await view.manager.overview(signal)
   const { screen, doc } = view
   screen.devices.replaceChildren(...overview.devices.map((device) => deviceItem(view, device)))
-  const lines = Describe.activity(overview.entries, view.locale)
+  const lines = Describe.activity(overview.entries, view.zone)
   screen.activity.replaceChildren(...lines.map(({ what, when }) => activityItem(doc, what, when)))
   if (lines.length === 0) screen.activity.append(element(doc, 'li', 'approval-summary', securityText.noActivity))
   integrity(view, overview.verdict)
@@ -189,8 +189,8 @@ function deviceItem(view: View, device: Manage.DeviceSummary): HTMLLIElement {
   const heading = element(doc, 'p', 'security-device-name', name)
   if (device.current) heading.append(' ', element(doc, 'span', 'security-badge', securityText.thisBrowser))
   if (device.revoked) heading.append(' ', element(doc, 'span', 'security-badge', securityText.removedDevice))
-  const used = format(securityText.lastUsed, { when: Describe.relative(device.lastSeen, view.now(), view.locale) })
-  const added = format(securityText.added, { when: Describe.date(device.createdAt, view.locale) })
+  const used = format(securityText.lastUsed, { when: Describe.relative(device.lastSeen, view.now(), view.zone) })
+  const added = format(securityText.added, { when: Describe.date(device.createdAt, view.zone) })
   item.append(heading, element(doc, 'p', 'approval-value', site), element(doc, 'p', 'approval-summary', `${used} · ${added}`))
   if (!device.current && !device.revoked) {
     const remove = button(doc, 'approval-reject security-remove', securityText.remove)

@@ -8,27 +8,30 @@ import { format } from '@doorway/shared/Texts'
 import { securityText } from '@doorway/shared/texts/embedded'
 import type { DeviceSummary } from './Manage.js'
 
+/** How times are written: the browser's locale and time zone unless a test says. */
+export type Zone = { locale?: string | undefined; timeZone?: string | undefined }
+
 const minuteMs = 60_000
 const hourMs = 60 * minuteMs
 const dayMs = 24 * hourMs
 
 /** "5 minutes ago", "yesterday": within a month, else the date. */
-export function relative(at: number, now: number, locale?: string): string {
+export function relative(at: number, now: number, zone: Zone = {}): string {
   const ago = Math.max(0, now - at)
-  const words = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })
+  const words = new Intl.RelativeTimeFormat(zone.locale, { numeric: 'auto' })
   if (ago < minuteMs) return words.format(0, 'second')
   if (ago < hourMs) return words.format(-Math.floor(ago / minuteMs), 'minute')
   if (ago < dayMs) return words.format(-Math.floor(ago / hourMs), 'hour')
   if (ago < 30 * dayMs) return words.format(-Math.floor(ago / dayMs), 'day')
-  return date(at, locale)
+  return date(at, zone)
 }
 
-export function date(at: number, locale?: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(at)
+export function date(at: number, { locale, timeZone }: Zone = {}): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone }).format(at)
 }
 
-export function time(at: number, locale?: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(at)
+export function time(at: number, { locale, timeZone }: Zone = {}): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(at)
 }
 
 /** The site as the browser attested it, or marked as only reported by the page (docs/embedded-wallet.md §7). */
@@ -58,9 +61,9 @@ export function entrySite(entry: Pick<AuditChain.Listed, 'detail'>): string | un
 }
 
 /** One line per entry, newest first: what happened, when, and where when the entry says. */
-export function activity(entries: readonly AuditChain.Listed[], locale?: string): { seq: number; what: string; when: string }[] {
+export function activity(entries: readonly AuditChain.Listed[], zone: Zone = {}): { seq: number; what: string; when: string }[] {
   return [...entries].reverse().map((entry) => {
-    const when = time(entry.at, locale)
+    const when = time(entry.at, zone)
     const where = entrySite(entry)
     return { seq: entry.seq, what: kind(entry), when: where ? format(securityText.at, { when, origin: where }) : when }
   })

@@ -43,8 +43,8 @@ describe('send', () => {
   })
 
   test('behavior: a GET route is sent without a body', async () => {
-    const { server, requests } = client(200, { entries: [] })
-    expect(await server.send('GET /v1/audit', {})).toEqual({ entries: [] })
+    const { server, requests } = client(200, { entries: [], head: null })
+    expect(await server.send('GET /v1/audit', {})).toEqual({ entries: [], head: null })
     expect([requests[0]!.method, requests[0]!.body]).toEqual(['GET', null])
   })
 

@@ -272,7 +272,8 @@ export async function account(wallet: Wallet, signal?: AbortSignal): Promise<Loc
 
 /**
  * A cheap signed POST /v1/session/check. A refusal (the device removed, the session ended or run out)
- * locks the wallet and forgets this device's wallet, so nothing more is signed here: 4100.
+ * locks the wallet and forgets this device's wallet, so nothing more is signed here: 4100. A removed
+ * device forgets its key too.
  */
 async function confirmSession(wallet: Wallet, signal?: AbortSignal): Promise<void> {
   try {
@@ -282,6 +283,12 @@ async function confirmSession(wallet: Wallet, signal?: AbortSignal): Promise<voi
     if (!(error instanceof Server.ServerError && error.status === 401)) throw toDoorwayError(error)
     lock(wallet)
     await Device.forgetWallet(wallet.options.store)
+    // A removed device's id stays refused at the server (its enrolment is 'taken'): a later sign-in here
+    // enrols a new key under a new id, which the person approves from their mail like any new device.
+    if (error.reason === 'unknownDevice') {
+      await wallet.options.store.delete('device')
+      wallet.device = undefined
+    }
     throw Errors.unauthorized()
   }
 }
@@ -341,12 +348,21 @@ export function lock(wallet: Wallet): void {
 }
 
 /** The device key, enrolled with the server (again, if the server forgot it). */
-async function enrolled(wallet: Wallet, signal?: AbortSignal, again = false): Promise<Device.Key> {
+async function enrolled(wallet: Wallet, signal?: AbortSignal, again: boolean | 'fresh' = false): Promise<Device.Key> {
   wallet.device ??= await Device.key(wallet.options.store)
   if (wallet.device.enrolled && !again) return wallet.device
   const publicKey = Base64url.encode(new Uint8Array(await crypto.subtle.exportKey('raw', wallet.device.keyPair.publicKey)))
   const sealKey = Base64url.encode(await Seal.exportPublicKey(wallet.device.sealPair.publicKey))
-  await wallet.server.send('POST /v1/devices', { deviceId: wallet.device.id, publicKey, sealKey }, signal)
+  try {
+    await wallet.server.send('POST /v1/devices', { deviceId: wallet.device.id, publicKey, sealKey }, signal)
+  } catch (error) {
+    // The id is no longer this key's at the server (the person removed this device): start as a new device.
+    if (!(error instanceof Server.ServerError && error.status === 409) || again === 'fresh') throw error
+    await Device.forgetWallet(wallet.options.store)
+    await wallet.options.store.delete('device')
+    wallet.device = undefined
+    return enrolled(wallet, signal, 'fresh')
+  }
   wallet.device = await Device.markEnrolled(wallet.options.store, wallet.device)
   return wallet.device
 }

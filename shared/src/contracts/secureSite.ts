@@ -120,7 +120,7 @@ export const answers = {
   'POST /v1/export': S.object({ deviceShare: sealed }),
   // head: the vault's statement of the chain's head, null when it vouches for none (or did not answer).
   // Optional only while routes/session.ts still has its own handler, which routes/account.ts's shadows.
-  'GET /v1/audit': S.object({ entries: S.array(auditEntry, Number.POSITIVE_INFINITY), head: S.optional(S.union(auditHead, S.literal(null))) }),
+  'GET /v1/audit': S.object({ entries: S.array(auditEntry, Number.POSITIVE_INFINITY), head: S.union(auditHead, S.literal(null)) }),
   'POST /v1/session/check': empty,
   'GET /v1/devices': S.object({ devices: S.array(deviceSummary, Number.POSITIVE_INFINITY) }),
   'POST /v1/devices/revoke/code': S.union(S.object({ fresh: S.literal(true) }), challenge),

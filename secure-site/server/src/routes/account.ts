@@ -22,8 +22,6 @@ import * as Vault from '../Vault.js'
 
 const { table, fields } = SecureSite
 
-/** The audit kinds this module writes, beside Audit.ts's. */
-export const kinds = { deviceRevoked: 'device.revoked' } as const
 
 export function routes(server: Server) {
   const app = new Hono()
@@ -82,7 +80,7 @@ async function revoke(server: Server, c: Context) {
   if (!target) throw new Http.HttpError(404, 'This user has no such device', { reason: 'noDevice' })
   await confirm(server, c, { device, userId, body })
   if (await server.storage.devices.revoke({ id: deviceId, userId, now: server.now() })) {
-    await server.audit(userId, kinds.deviceRevoked, { deviceId, by: device.id })
+    await server.audit(userId, Audit.kinds.deviceRevoked, { deviceId, by: device.id })
     const { email } = (await server.storage.users.get(userId))!
     server.mail(Mail.revoked({ to: email, browser: target.browser ?? 'An unknown browser', origin: target.origin ? Mail.origin(target.origin, target.attested) : 'unknown' }))
   }

@@ -1,4 +1,4 @@
-/** The session routes (API.md): this device's share for a live session, ending it, the audit log. */
+/** The session routes (API.md): this device's share for a live session, and ending it. */
 import * as Base64url from '@doorway/secure-site/common/Base64url'
 import * as Transport from '@doorway/secure-site/common/Transport'
 import * as SecureSite from '@doorway/shared/contracts/secureSite'
@@ -38,13 +38,6 @@ export function routes(server: Server) {
     await storage.devices.endSession(device.id)
     await server.audit(userId, Audit.kinds.sessionEnded, { deviceId: device.id })
     return Http.answer(c, table.sessionEnd, {})
-  })
-
-  Http.on(app, table.audit, async (c) => {
-    const { device } = await Auth.device(c, server)
-    const userId = Auth.session(device, server.now())
-    const entries = await storage.audit.list(userId)
-    return Http.answer(c, table.audit, { entries: entries.map(({ seq, at, kind, detail, hash }) => ({ seq, at, kind, detail, hash })) })
   })
 
   return app

@@ -52,14 +52,17 @@ describe.each(backends)('%s', (_, create) => {
       const server = await Sql.create(pool.client, pool.close)
       expect((await server.users.ensure({ id: Ids.random(), email: `${Ids.random()}@example.test`, now })).created).toBe(true)
       const scopes = await place.raw<{ scope: string; name: string }>(`SELECT scope, name FROM doorway.migrations ORDER BY scope, name`)
-      expect(scopes.filter((s) => s.scope === 'vault')).toEqual([{ scope: 'vault', name: '1-schema' }])
+      expect(scopes.filter((s) => s.scope === 'vault')).toEqual([
+        { scope: 'vault', name: '1-schema' },
+        { scope: 'vault', name: '2-audit-heads' },
+      ])
       expect(scopes.filter((s) => s.scope === 'secure').length).toBeGreaterThan(0)
       const tables = await place.raw<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name LIKE 'vault%' ORDER BY table_name`)
-      expect(tables.map((t) => t.table_name)).toEqual(['vault_approvals', 'vault_devices', 'vault_log', 'vault_spent_tickets', 'vault_wallets'])
+      expect(tables.map((t) => t.table_name)).toEqual(['vault_approvals', 'vault_audit_heads', 'vault_devices', 'vault_log', 'vault_spent_tickets', 'vault_wallets'])
       // A second store over the database (a restart) applies nothing again and works.
       const again = await place.another()
       expect(await again.wallets.get('nobody')).toBeUndefined()
-      expect(await place.raw(`SELECT name FROM doorway.migrations WHERE scope = 'vault'`)).toHaveLength(1)
+      expect(await place.raw(`SELECT name FROM doorway.migrations WHERE scope = 'vault'`)).toHaveLength(2)
     })
   })
 
