@@ -4,7 +4,7 @@
  * the frame-app, and every request from any frame, is recorded: the exported key, its phrase and the
  * shares the secure-site received appear in none of them.
  */
-import type { Page, Request } from '@playwright/test'
+import type { Request } from '@playwright/test'
 import { privateKeyToAccount } from 'viem/accounts'
 import { demoAddress, inbox, loginByEmail, newEmail, received, recordMessages, secureFrame } from './embedded.js'
 import { test, expect, expectAccessible, frameOrigin, modalFrame, ready, secureOrigin } from './fixtures.js'

@@ -90,7 +90,7 @@ describe('start and startVault', () => {
 
   const inbox = async (email: string) => ((await (await fetch(`${sink.url}/messages?to=${encodeURIComponent(email)}`)).json()) as { messages: MailSink.Message[] }).messages
 
-  /** The text of the first mail to `email` after the first `before`, matching `subject`, once it arrived. */
+  /** The first mail to `email` past its first `before` mails whose subject matches, once it arrived. */
   async function mailed(email: string, before: number, subject: RegExp): Promise<MailSink.Message> {
     const find = async () => (await inbox(email)).slice(before).find((m) => subject.test(m.subject))
     await expect.poll(find, { timeout: 10_000 }).toBeDefined()

@@ -52,5 +52,9 @@ export async function reseal(server: Server, options: { userId: string; device: 
 export async function register(server: Server, options: { userId: string; email: string; address: string; sealed: Uint8Array }) {
   const { userId, email, address, sealed } = options
   const ticket = await Ticket.issue(server.secrets.ticketKey, { purpose: 'register', userId, sealed, now: server.now() })
-  return server.vault.register({ ...ticket, email, address, sealed: Base64url.encode(sealed) }).catch((error: unknown) => refusal(server, error))
+  return server.vault.register({ ...ticket, email, address, sealed: Base64url.encode(sealed) }).catch((error: unknown) => {
+    // The vault opens R2 before it registers it: one that does not open for this user is the device's bad input.
+    if (error instanceof Vault.Refused && error.status === 400) throw Http.badRequest('Invalid recovery2: expected a share sealed to the vault for this user')
+    return refusal(server, error)
+  })
 }

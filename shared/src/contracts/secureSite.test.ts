@@ -61,8 +61,12 @@ describe('table', () => {
       [
         "GET /healthz",
         "POST /v1/devices",
+        "GET /v1/devices",
         "POST /v1/email/start",
         "POST /v1/email/verify",
+        "POST /v1/email/cancel",
+        "POST /v1/recovery",
+        "POST /v1/recovery/resend",
         "POST /v1/wallet",
         "POST /v1/devices/share",
         "POST /v1/session",
@@ -70,6 +74,9 @@ describe('table', () => {
         "POST /v1/export/code",
         "POST /v1/export",
         "GET /v1/audit",
+        "POST /v1/session/check",
+        "POST /v1/devices/revoke/code",
+        "POST /v1/devices/revoke",
       ]
     `)
   })
