@@ -239,6 +239,9 @@ describe('describe: eth_sendTransaction', () => {
     expect(rows[approveText.network]).toBe('Anvil (31337)')
     expect(rows[approveText.value]).toMatch(/^0\.1 ETH \(≈ \$300(\.00)?\)$/)
     expect(rows[approveText.fee]).toMatch(/^0\.000042 ETH \(≈ \$0\.13\)$/)
+    // A name that carries the number already is shown once; a number inside another number does not count.
+    expect(send(transfer, { chainName: 'Anvil 31337' }).rows[0]!.value).toBe('Anvil 31337')
+    expect(send(transfer, { chainName: 'Net 313370' }).rows[0]!.value).toBe('Net 313370 (31337)')
     // Without a name the chain is still named by its number, never as a CAIP-2 id.
     expect(send(transfer).rows[0]).toEqual({ label: approveText.network, value: 'Chain 31337' })
   })

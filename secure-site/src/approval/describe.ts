@@ -94,7 +94,9 @@ function eip155Chain(id: string): number {
 function networkLabel(request: Request): string {
   const name = optionalText(request.chainName, 'chainName')
   const id = request.chainId.startsWith('eip155:') ? request.chainId.slice('eip155:'.length) : request.chainId
-  return name === undefined ? format(approveText.chainNumbered, { id }) : `${name} (${id})`
+  if (name === undefined) return format(approveText.chainNumbered, { id })
+  // A name that already says its number ("Anvil 31337") is not repeated with it.
+  return new RegExp(`(^|\\D)${id}($|\\D)`).test(name) ? name : `${name} (${id})`
 }
 
 function optionalText(value: unknown, what: string): string | undefined {
