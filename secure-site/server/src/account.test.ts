@@ -133,6 +133,23 @@ describe.each(backends)('account on %s', (_, create) => {
       expect((await second.call('GET', '/v1/devices')).body.devices.map((d: Json) => d.current)).toEqual([true, false])
     })
 
+    test('security: a device with a verified code but not yet approved (a phished code) reads nothing and removes nothing: 403', async () => {
+      const { to, first, second } = await owner()
+      clock += Otp.policy.resendMs
+      const attacker = await device()
+      expect((await signIn(attacker, to, 'https://evil.example')).next).toBe('approve')
+      for (const [method, path, body] of [
+        ['GET', '/v1/devices', undefined],
+        ['GET', '/v1/audit', undefined],
+        ['POST', '/v1/devices/revoke/code', { host: 'https://evil.example' }],
+        ['POST', '/v1/devices/revoke', { deviceId: second.id }],
+      ] as const)
+        expect(await attacker.call(method, path, body)).toMatchObject({ status: 403, body: { reason: 'notApproved' } })
+      // The owner sees the waiting device and can remove it.
+      expect((await first.call('GET', '/v1/devices')).body.devices.map((d: Json) => d.id)).toContain(attacker.id)
+      expect((await first.call('POST', '/v1/devices/revoke', { deviceId: attacker.id })).status).toBe(200)
+    })
+
     test('error: no session is a 401', async () => {
       const d = await device()
       expect(await d.call('GET', '/v1/devices')).toMatchObject({ status: 401, body: { reason: 'noSession' } })

@@ -285,7 +285,7 @@ function sessionRoutes() {
       path: '/v1/audit',
       summary: `${signed}a session; the user's audit log, hash-chained`,
       result: answers['GET /v1/audit'],
-      errors: [401],
+      errors: [401, 403],
     }),
   }
 }
@@ -306,7 +306,7 @@ function accountRoutes() {
       path: '/v1/devices',
       summary: `${signed}a session; the user's devices, newest first: where each last verified a code, its browser, whether it was removed`,
       result: answers['GET /v1/devices'],
-      errors: [401],
+      errors: [401, 403],
     }),
     revokeCode: Contract.route({
       method: 'POST',
@@ -314,7 +314,7 @@ function accountRoutes() {
       summary: `${signed}a session; fresh when this device verified a code within 5 min, else mails a code to remove a device`,
       body: { host: fields.host },
       result: answers['POST /v1/devices/revoke/code'],
-      errors: [400, 401, 413, 429, 503],
+      errors: [400, 401, 403, 413, 429, 503],
     }),
     revoke: Contract.route({
       method: 'POST',

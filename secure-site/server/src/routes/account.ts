@@ -41,9 +41,21 @@ async function sessionCheck(server: Server, c: Context) {
   return Http.answer(c, table.sessionCheck, {})
 }
 
-async function devices(server: Server, c: Context) {
-  const { device } = await Auth.device(c, server)
+/**
+ * The account's controls are for a browser that holds the wallet (its share A is stored): a verified code
+ * alone, e.g. a phished one on an attacker's device still waiting for the person's approval, neither
+ * reads the devices and the log nor removes the owner's devices (docs/embedded-wallet.md §10).
+ */
+async function holder(server: Server, c: Context) {
+  const { device, body } = await Auth.device(c, server)
   const userId = Auth.session(device, server.now())
+  if (!(await server.storage.wallets.deviceShare(userId, device.id)))
+    throw new Http.HttpError(403, 'This browser does not hold the wallet yet: approve it from the mail first', { reason: 'notApproved' })
+  return { device, body, userId }
+}
+
+async function devices(server: Server, c: Context) {
+  const { device, userId } = await holder(server, c)
   const listed = await server.storage.devices.list(userId)
   return Http.answer(c, table.devices, {
     devices: listed.map(({ id, createdAt, lastSeen, origin, attested, browser, revoked }) => ({ id, current: id === device.id, createdAt, lastSeen, origin, attested, browser, revoked })),
@@ -52,8 +64,7 @@ async function devices(server: Server, c: Context) {
 
 /** As POST /v1/export/code: a sign-in of the last 5 minutes is fresh enough; otherwise a code is mailed. */
 async function revokeCode(server: Server, c: Context) {
-  const { device, body: text } = await Auth.device(c, server)
-  const userId = Auth.session(device, server.now())
+  const { device, body: text, userId } = await holder(server, c)
   const { host } = Http.body(table.revokeCode, text)
   if (Session.isFresh(device, server.now())) return Http.answer(c, table.revokeCode, { fresh: true })
   await Limits.take(server, c, 'sends')
@@ -71,8 +82,7 @@ async function revokeCode(server: Server, c: Context) {
  * so R2 is never re-sealed to it again until the person approves it anew from their mail.
  */
 async function revoke(server: Server, c: Context) {
-  const { device, body: text } = await Auth.device(c, server)
-  const userId = Auth.session(device, server.now())
+  const { device, body: text, userId } = await holder(server, c)
   const body = Http.object(text)
   const { deviceId } = Http.fields({ deviceId: fields.id('deviceId') }, body)
   if (deviceId === device.id) throw new Http.HttpError(400, 'Sign out instead: this is the device you are using', { reason: 'current' })
@@ -117,8 +127,7 @@ async function revokeAtVault(server: Server, userId: string, target: DeviceSumma
 }
 
 async function audit(server: Server, c: Context) {
-  const { device } = await Auth.device(c, server)
-  const userId = Auth.session(device, server.now())
+  const { userId } = await holder(server, c)
   // The vault's head first: it is told each head after the entry is stored, so the log read next holds it.
   const head = await readHead(server, userId)
   const entries = await server.storage.audit.list(userId)
