@@ -9,7 +9,7 @@ import * as Logger from '@doorway/shared/Logger'
 import { ui } from '@doorway/shared/Texts'
 import * as Protocol from '@doorway/shared/Protocol'
 import { useAtomValue, useSetAtom } from 'jotai'
-import { useEffect, useRef } from 'react'
+import { useEffect, useLayoutEffect, useRef } from 'react'
 import { configAtom } from '../../core/config.js'
 import { openAtom } from '../../core/modal.js'
 import { accentOf, onAccent } from '../../core/theme.js'
@@ -27,7 +27,10 @@ export function SecureFrame() {
   const slot = useAtomValue(secureSlotAtom)
   const open = useAtomValue(openAtom)
   const shown = open ? slot : null
-  useEffect(() => {
+  // A layout effect: the listener is in place in the same task that inserts the iframe, so the secure-site's
+  // one `ready` can never arrive before it (a passive effect can run after that message on a busy thread,
+  // and the channel would then never open).
+  useLayoutEffect(() => {
     const iframe = ref.current!
     const log = Logger.create({ scope: 'frame:secure' })
     const lifetime = new AbortController()
