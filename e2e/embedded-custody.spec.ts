@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test'
 import { privateKeyToAccount } from 'viem/accounts'
-import { approve, approveFromMail, codeFor, demoAddress, enterCode, inbox, lastMailId, loginByEmail, newEmail, received, recordMessages, secureFrame, submitEmail } from './embedded.js'
+import { approve, approveFromMail, codeFor, demoAddress, enterCode, inbox, lastMailId, loginByEmail, newEmail, received, recordMessages, secureFrame, submitEmail, untilCodeStep } from './embedded.js'
 import { test, expect, modalFrame, ready, secureOrigin } from './fixtures.js'
 
 /** A Shamir share of the wallet's entropy is 17 bytes: 23 base64url characters. A sealed one is 111 bytes. */
@@ -86,20 +86,8 @@ test('security: through a login, a signature, an export and a recovery on a seco
   await expect(page.locator('#status')).toHaveText('disconnected')
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
   const before = await lastMailId(email)
-  const confirm = modalFrame(page).getByRole('dialog', { name: 'Confirm Email' })
-  const idleContinue = modalFrame(page).locator('button:enabled', { hasText: 'Continue' })
   await submitEmail(page, email)
-  // The 30 s throttle of the first code: ask again whenever the last answer is in.
-  await expect
-    .poll(
-      async () => {
-        if (!(await confirm.isVisible())) await idleContinue.click()
-        await expect(confirm.or(idleContinue)).toBeVisible()
-        return confirm.isVisible()
-      },
-      { timeout: 60_000, intervals: [2_000] },
-    )
-    .toBe(true)
+  await untilCodeStep(page)
   codes.push(await codeFor(email, before))
   await enterCode(page, codes[1]!)
   await expect(modalFrame(page).getByRole('dialog', { name: 'Approve this browser' })).toBeVisible()

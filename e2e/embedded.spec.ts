@@ -3,7 +3,7 @@
  * secure-site, approval inside the secure-site's own frame, real signatures and transactions on anvil.
  */
 import { recoverMessageAddress, type Hex } from 'viem'
-import { approve, approveFromMail, codeFor, inbox, demoAddress, enterCode, lastMailId, loginByEmail, newEmail, secureFrame, submitEmail, withStorageProfile } from './embedded.js'
+import { approve, approveFromMail, codeFor, inbox, demoAddress, enterCode, lastMailId, loginByEmail, newEmail, secureFrame, submitEmail, untilCodeStep, withStorageProfile } from './embedded.js'
 import type { Route } from '@playwright/test'
 import { urls } from '@doorway/devnet/stack'
 import { test as base, expect, expectAccessible, modalFrame, ready, rpc, rpcUrl, secureOrigin } from './fixtures.js'
@@ -103,19 +103,7 @@ test.describe('embedded wallet', () => {
     const before = await lastMailId(email)
     await submitEmail(page, email)
     await expect(modalFrame(page).getByRole('alert')).toHaveText(/^Please try again after \d+ seconds$/)
-    // Once the server allows it, the same request goes through: ask again whenever the last answer is in.
-    const confirm = modalFrame(page).getByRole('dialog', { name: 'Confirm Email' })
-    const idleContinue = modalFrame(page).locator('button:enabled', { hasText: 'Continue' })
-    await expect
-      .poll(
-        async () => {
-          if (!(await confirm.isVisible())) await idleContinue.click()
-          await expect(confirm.or(idleContinue)).toBeVisible()
-          return confirm.isVisible()
-        },
-        { timeout: 60_000, intervals: [2_000] },
-      )
-      .toBe(true)
+    await untilCodeStep(page)
     const codeMail = (await inbox(email)).filter((m) => m.id > before).at(-1)!
     // The code mail names the origin the browser attested, not whatever the page claimed.
     expect(codeMail.text).toContain('http://127.0.0.1:5173.')

@@ -91,6 +91,25 @@ export async function submitEmail(page: Page, email: string) {
   await go.click()
 }
 
+/**
+ * After `submitEmail` was refused by the email's 30 s throttle (spec §5), which runs from its last code
+ * whichever site asked: asks again whenever the last answer is in, until the code step shows.
+ */
+export async function untilCodeStep(page: Page) {
+  const confirm = modalFrame(page).getByRole('dialog', { name: 'Confirm Email' })
+  const idleContinue = modalFrame(page).locator('button:enabled', { hasText: 'Continue' })
+  await expect
+    .poll(
+      async () => {
+        if (!(await confirm.isVisible())) await idleContinue.click()
+        await expect(confirm.or(idleContinue)).toBeVisible()
+        return confirm.isVisible()
+      },
+      { timeout: 60_000, intervals: [2_000] },
+    )
+    .toBe(true)
+}
+
 /** Types the code into the first digit: the view spreads it over the six fields and submits. */
 export async function enterCode(page: Page, code: string) {
   await modalFrame(page).getByRole('textbox', { name: 'Digit 1 of 6' }).fill(code)
