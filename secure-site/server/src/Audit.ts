@@ -2,11 +2,13 @@
  * The user's audit log (docs/embedded-wallet.md §10): append-only and hash-chained per user, so a
  * row changed, dropped or reordered in the database shows. Each entry's hash is
  * `sha256hex(prevHash ‖ canonical({ seq, userId, at, kind, detail }))`, the first entry's prevHash is
- * 64 zeros, and canonical JSON sorts object keys at every depth. `import * as Audit from './Audit.js'`.
+ * 64 zeros, and canonical JSON sorts object keys at every depth: the same bytes the browser hashes
+ * (common/AuditChain.ts), whose `canonical` and `genesis` these are. `import * as Audit from './Audit.js'`.
  */
 import { createHash } from 'node:crypto'
+import { canonical, genesis } from '@doorway/secure-site/common/AuditChain'
 
-export const genesis = '0'.repeat(64)
+export { canonical, genesis }
 
 /** What the server records; never a share, a code or a key. */
 export const kinds = {
@@ -25,16 +27,6 @@ export const kinds = {
 } as const
 
 export type Entry = { seq: number; userId: string; at: number; kind: string; detail: Record<string, unknown> }
-
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
-  if (value !== null && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`
-  return JSON.stringify(value)
-}
 
 export function hash(prevHash: string, entry: Entry): string {
   const { seq, userId, at, kind, detail } = entry

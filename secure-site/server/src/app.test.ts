@@ -420,6 +420,16 @@ describe.each(backends)('app on %s', (_, create) => {
       expect(await place.storage.users.byEmail(to)).toBeUndefined()
     })
 
+    test('behavior: an existing user\'s withdrawn code is in their activity log, once, naming the device', async () => {
+      const { d, to } = await withWallet()
+      clock += Otp.policy.resendMs
+      const challengeId = await start(d, to)
+      expect((await d.call('POST', '/v1/email/cancel', { challengeId })).status).toBe(200)
+      expect((await d.call('POST', '/v1/email/cancel', { challengeId })).status).toBe(200)
+      const entries = (await d.call('GET', '/v1/audit')).body.entries.filter((e: Json) => e.kind === 'code.cancelled')
+      expect(entries).toEqual([expect.objectContaining({ detail: { deviceId: d.id, challengeId } })])
+    })
+
     test('error: a device cancels only its own code: another device\'s cancel changes nothing', async () => {
       const [a, b] = [await enrolled(), await enrolled()]
       const to = email()

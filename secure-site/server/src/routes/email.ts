@@ -60,7 +60,10 @@ export function routes(server: Server) {
   Http.on(app, table.emailCancel, async (c) => {
     const { device, body: text } = await Auth.device(c, server)
     const { challengeId } = Http.body(table.emailCancel, text)
-    await storage.challenges.cancel(challengeId, device.id, server.now())
+    const email = await storage.challenges.cancel(challengeId, device.id, server.now())
+    // As its mail was logged (an existing user's): the code it carried was withdrawn, by this device.
+    const user = email && (await storage.users.byEmail(email))
+    if (user) await server.audit(user.id, Audit.kinds.codeCancelled, { deviceId: device.id, challengeId })
     return Http.answer(c, table.emailCancel, {})
   })
 

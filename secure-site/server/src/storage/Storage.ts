@@ -113,8 +113,11 @@ export type Storage = {
     ): Promise<{ challenge: Challenge; outcome: O; failures: Otp.Failure[] } | undefined>
     /** Drops a challenge whose mail was never sent, so it counts toward no throttle. */
     withdraw(id: string): Promise<void>
-    /** Ends this device's unused challenge (the person left): it can no longer be verified, and still counts toward the throttle. */
-    cancel(id: string, deviceId: string, now: number): Promise<void>
+    /**
+     * Ends this device's unused challenge (the person left): it can no longer be verified, and still counts
+     * toward the throttle. Answers its email, or undefined when there was no such open challenge.
+     */
+    cancel(id: string, deviceId: string, now: number): Promise<string | undefined>
   }
   wallets: {
     /** Stores a new wallet (the address, the first device's A, R1, sealed R2); false when the user has one. */

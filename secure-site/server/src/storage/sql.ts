@@ -176,7 +176,7 @@ export const queries = {
   spendAttempt: `UPDATE otp_challenges SET attempts = attempts + 1 WHERE id = $1`,
   markUsed: `UPDATE otp_challenges SET used_at = $2 WHERE id = $1`,
   withdrawChallenge: `DELETE FROM otp_challenges WHERE id = $1`,
-  cancelChallenge: `UPDATE otp_challenges SET used_at = $3 WHERE id = $1 AND device_id = $2 AND used_at IS NULL`,
+  cancelChallenge: `UPDATE otp_challenges SET used_at = $3 WHERE id = $1 AND device_id = $2 AND used_at IS NULL RETURNING email`,
   insertFailure: `INSERT INTO otp_failures (email, at, source, device_id) VALUES ($1, $2, $3, $4)`,
   failures: `SELECT at::float8 AS at, source FROM otp_failures WHERE email = $1 AND at > $2 ORDER BY at, seq`,
   // One spend of a key at a time, across instances; another key's lock may share the hash and only waits.
@@ -300,7 +300,7 @@ function challenges(client: Client): Storage['challenges'] {
       await client.query(queries.withdrawChallenge, [id])
     },
     async cancel(id, deviceId, now) {
-      await client.query(queries.cancelChallenge, [id, deviceId, now])
+      return (await one<{ email: string }>(client, queries.cancelChallenge, [id, deviceId, now]))?.email
     },
   }
 }

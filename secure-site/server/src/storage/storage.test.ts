@@ -100,9 +100,10 @@ describe.each(backends)('%s', (_, create) => {
       const challenge = { ...Otp.create({ id: Ids.random(), email, deviceId, code: '123456', pepper, now }), host: 'http://a.test', attested: false }
       expect(await place.storage.challenges.start(challenge, () => undefined)).toBeUndefined()
       const decide = (c: Parameters<typeof Otp.verify>[0]) => Otp.verify(c, { email, deviceId, code: '123456', pepper, now: now + 1 })
-      await place.storage.challenges.cancel(challenge.id, other, now)
+      expect(await place.storage.challenges.cancel(challenge.id, other, now)).toBeUndefined()
       expect(await place.storage.challenges.attempt(challenge.id, now + 1, (c) => (c.usedAt === null ? 'open' : 'spent'))).toMatchObject({ outcome: 'open', challenge: { host: 'http://a.test', attested: false } })
-      await place.storage.challenges.cancel(challenge.id, deviceId, now)
+      expect(await place.storage.challenges.cancel(challenge.id, deviceId, now)).toBe(email)
+      expect(await place.storage.challenges.cancel(challenge.id, deviceId, now)).toBeUndefined()
       expect(await place.storage.challenges.attempt(challenge.id, now + 1, decide)).toMatchObject({ outcome: 'used', challenge: { usedAt: now } })
       const again = { ...Otp.create({ id: Ids.random(), email, deviceId, code: '654321', pepper, now: now + 1 }), host: 'http://a.test', attested: true }
       expect(await place.storage.challenges.start(again, (recent, failures) => Otp.mayStart({ email, deviceId, source, now: now + 1, recent, failures }))).toMatchObject({ reason: 'throttled' })

@@ -107,6 +107,16 @@ describe.each(backends)('%s', (_, create) => {
       expect(await place.store.approvals.latest(w.userId, fp('d'))).toEqual(stored)
     })
 
+    test('behavior: of two requests in the same millisecond, the later is the latest, whatever their ids', async () => {
+      const w = await registered()
+      for (const [ids, device] of [[['f'.repeat(32), '0'.repeat(32)], fp('a')], [['1'.repeat(32), 'e'.repeat(32)], fp('b')]] as const) {
+        const [first, second] = ids.map((id) => approval(w.userId, { id, deviceFp: device, createdAt: now }))
+        await place.store.approvals.request(first!, limit)
+        await place.store.approvals.request(second!, limit)
+        expect(await place.store.approvals.latest(w.userId, device)).toMatchObject({ id: second!.id, state: 'pending' })
+      }
+    })
+
     test('error: the request after the limit in the window is throttled until the oldest leaves it', async () => {
       const w = await registered()
       for (let i = 0; i < 5; i++) expect(await place.store.approvals.request(approval(w.userId, { createdAt: now + i }), limit)).toEqual({ throttled: false })

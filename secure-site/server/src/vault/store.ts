@@ -212,7 +212,9 @@ export const queries = {
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', NULL)`,
   approvalByToken: `SELECT ${approvalColumns} FROM vault_approvals WHERE token_hash = $1`,
   approvalUser: `SELECT user_id AS "userId" FROM vault_approvals WHERE id = $1`,
-  latestApproval: `SELECT ${approvalColumns} FROM vault_approvals WHERE user_id = $1 AND device_fp = $2 ORDER BY created_at DESC, id DESC LIMIT 1`,
+  // Two asked within one millisecond: the earlier was superseded by the later, which is the latest.
+  latestApproval: `SELECT ${approvalColumns} FROM vault_approvals WHERE user_id = $1 AND device_fp = $2
+    ORDER BY created_at DESC, state = 'superseded', id DESC LIMIT 1`,
   // No row back: decided already, expired, or its device was revoked after it was asked.
   decide: `UPDATE vault_approvals a SET state = $2, decided_at = $3 WHERE a.id = $1 AND a.state = 'pending' AND a.expires_at > $3
     AND NOT EXISTS (SELECT 1 FROM vault_devices d WHERE d.user_id = a.user_id AND d.device_fp = a.device_fp AND d.revoked_at >= a.created_at)
