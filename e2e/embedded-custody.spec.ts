@@ -2,8 +2,8 @@
  * Custody on the wire (issue 22, docs/embedded-wallet.md §2, §12): through a login, a signature, a key
  * export and a recovery on a second site, every message reaching the host page or the frame-app, and
  * every HTTP body to and from the secure-site's server, is recorded. No message carries a code or a
- * share, no body carries a share in clear (each share-sized field is a sealed box), and the exported key
- * and phrase appear nowhere.
+ * share (nor does any the frame-app sends down: the codes are typed in the secure-site), no body carries
+ * a share in clear (each share-sized field is a sealed box), and the exported key and phrase appear nowhere.
  */
 import type { Page } from '@playwright/test'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -80,6 +80,7 @@ test('security: through a login, a signature, an export and a recovery on a seco
   const secret = await exportKey(page)
   expect(privateKeyToAccount(secret.privateKey).address).toBe(address)
   const firstSite = await received(page)
+  const sentDown = [await received(page, 'secure')]
 
   // A second top-level site is a new device: a code, then the person's approval from the vault's mail.
   await page.goto('http://127.0.0.1:5173/')
@@ -95,6 +96,7 @@ test('security: through a login, a signature, an export and a recovery on a seco
   await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
   expect(await demoAddress(page)).toBe(address)
   const messages = `${firstSite}\n${await received(page)}`
+  sentDown.push(await received(page, 'secure'))
   expect((await inbox(email)).length).toBeGreaterThan(2)
 
   // Messages into the host and the frame-app: no code, no key, no phrase.
@@ -102,6 +104,9 @@ test('security: through a login, a signature, an export and a recovery on a seco
   const key = secret.privateKey.slice(2)
   for (const leak of [...codes, key, Buffer.from(key, 'hex').toString('base64url'), secret.mnemonic.split(' ').slice(0, 4).join(' ')])
     expect(messages.includes(leak), `a message carried ${leak.slice(0, 8)}…`).toBe(false)
+  // The email and the codes are typed in the secure-site: nothing the frame-app sent down carries a code.
+  expect(sentDown.join('').length).toBeGreaterThan(500)
+  for (const code of codes) expect(sentDown.some((text) => text.includes(`"${code}"`)), `the frame-app sent the code ${code}`).toBe(false)
   // HTTP bodies to and from the secure-site's server: every share travels sealed; the key never travels.
   const paths = bodies.map((b) => new URL(b.what.split(' ')[1]!).pathname)
   for (const path of ['/v1/wallet', '/v1/export', '/v1/recovery', '/v1/devices/share']) expect(paths, `a body of ${path} was recorded`).toContain(path)

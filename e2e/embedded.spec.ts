@@ -102,7 +102,9 @@ test.describe('embedded wallet', () => {
     // Within 30 s of the first code: refused by the server, whichever site asks (spec §5).
     const before = await lastMailId(email)
     await submitEmail(page, email)
-    await expect(modalFrame(page).getByRole('alert')).toHaveText(/^Please try again after \d+ seconds$/)
+    await expect(secureFrame(page).getByRole('alert')).toHaveText(/^Please try again after \d+ seconds$/)
+    // The throttle counts down on Continue itself, which stays disabled until it ends.
+    await expect(secureFrame(page).getByRole('button', { name: /^Continue in \d+ s$/ })).toBeDisabled()
     await untilCodeStep(page)
     const codeMail = (await inbox(email)).filter((m) => m.id > before).at(-1)!
     // The code mail names the origin the browser attested, not whatever the page claimed.
@@ -122,20 +124,22 @@ test.describe('embedded wallet', () => {
     await expect.poll(async () => (await inbox(email)).some((m) => m.id > before && /recovered/i.test(m.subject))).toBe(true)
   })
 
-  test('error: a wrong code says so and keeps the code step; a malformed email never leaves the modal', async ({ page }) => {
+  test('error: a wrong code says so and keeps the code step; a malformed email never leaves the secure-site; both screens pass axe', async ({ page }) => {
     const email = newEmail()
     await ready(page)
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
     await submitEmail(page, 'not-an-email')
-    await expect(modalFrame(page).getByRole('alert')).toHaveText('Enter a valid email address')
+    await expect(secureFrame(page).getByRole('alert')).toHaveText('Enter a valid email address')
+    await expectAccessible(page, { origin: secureOrigin, selector: 'section' })
 
     await submitEmail(page, email)
     const code = await codeFor(email)
     const wrong = code === '000000' ? '111111' : '000000'
     await enterCode(page, wrong)
-    await expect(modalFrame(page).getByRole('alert')).toHaveText('That code is not right. 4 attempts left.')
+    await expect(secureFrame(page).getByRole('alert')).toHaveText('That code is not right. 4 attempts left.')
     await expect(modalFrame(page).getByRole('dialog', { name: 'Confirm Email' })).toBeVisible()
     await expectAccessible(page)
+    await expectAccessible(page, { origin: secureOrigin, selector: 'section' })
     await enterCode(page, code)
     await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
   })
@@ -167,27 +171,28 @@ test.describe('embedded wallet', () => {
     await ready(page)
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
     const frame = modalFrame(page)
-    const retry = frame.getByRole('button', { name: 'Try again' })
+    const secure = secureFrame(page)
+    const retry = secure.getByRole('button', { name: 'Try again' })
 
     // The mail server accepts the connection and never the mail: the server gives up in 25 s and says so.
     await fetch(`${urls.mail}/stall`, { method: 'POST' })
     try {
       await submitEmail(page, email)
-      await expect(frame.getByRole('alert')).toHaveText('The code email could not be sent. Try again in a moment.', { timeout: 40_000 })
+      await expect(secure.getByRole('alert')).toHaveText('The code email could not be sent. Try again in a moment.', { timeout: 40_000 })
     } finally {
       await fetch(`${urls.mail}/resume`, { method: 'POST' })
     }
-    await expect(frame.getByRole('textbox', { name: 'Email' })).toHaveValue(email)
+    await expect(secure.getByRole('textbox', { name: 'Email' })).toHaveValue(email)
 
     // The secure-site's server never answers at all: the modal gives up at 30 s (spec §7).
     const held: Route[] = []
     await context.route(`${secureOrigin}/v1/email/start`, (route) => void held.push(route))
     await retry.click()
-    await expect(frame.getByRole('alert')).toHaveText('The secure wallet did not answer in 30 seconds. Check your connection and try again.', { timeout: 45_000 })
+    await expect(secure.getByRole('alert')).toHaveText('The secure wallet did not answer in 30 seconds. Check your connection and try again.', { timeout: 45_000 })
     await context.unroute(`${secureOrigin}/v1/email/start`)
     for (const route of held) await route.abort().catch(() => {})
     expect(held.length).toBeGreaterThan(0)
-    await expect(frame.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
+    await expect(frame.getByRole('dialog', { name: 'Email', exact: true })).toBeVisible()
 
     // Once both work again, the same email goes through.
     const before = await lastMailId(email)

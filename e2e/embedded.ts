@@ -76,43 +76,40 @@ export async function loginByEmail(page: Page, email: string) {
 }
 
 /**
- * Types the email and presses Continue once it can be pressed: Continue waits for the secure frame's
- * channel, and the field is typed again if it lost its value meanwhile (seen once in a clean-clone CI
- * run with a persistent profile: Continue never enabled; the cause is not known yet).
+ * Connect's "Continue with email" (unless the email step is already shown), then the secure-site's own form
+ * (docs/embedded-wallet.md §4): the email typed there, Continue pressed once it can be.
  */
 export async function submitEmail(page: Page, email: string) {
   const frame = modalFrame(page)
-  const field = frame.getByRole('textbox', { name: 'Email' })
-  const go = frame.getByRole('button', { name: 'Continue' })
-  await expect(async () => {
-    if ((await field.inputValue()) !== email) await field.fill(email)
-    await expect(go).toBeEnabled({ timeout: 2_000 })
-  }).toPass({ timeout: 45_000 })
-  await go.click()
+  if (!(await frame.getByRole('dialog', { name: 'Email', exact: true }).isVisible())) await frame.getByRole('button', { name: 'Continue with email' }).click()
+  await secureFrame(page).getByRole('textbox', { name: 'Email' }).fill(email)
+  await secureFrame(page).getByRole('button', { name: 'Continue', exact: true }).click()
 }
 
 /**
  * After `submitEmail` was refused by the email's 30 s throttle (spec §5), which runs from its last code
- * whichever site asked: asks again whenever the last answer is in, until the code step shows.
+ * whichever site asked: the secure-site's Continue counts down; pressed again once it can be, until the
+ * code step shows.
  */
 export async function untilCodeStep(page: Page) {
   const confirm = modalFrame(page).getByRole('dialog', { name: 'Confirm Email' })
-  const idleContinue = modalFrame(page).locator('button:enabled', { hasText: 'Continue' })
+  const idleContinue = secureFrame(page).locator('button:enabled', { hasText: /^Continue$/ })
   await expect
     .poll(
       async () => {
-        if (!(await confirm.isVisible())) await idleContinue.click()
-        await expect(confirm.or(idleContinue)).toBeVisible()
-        return confirm.isVisible()
+        if (await confirm.isVisible()) return true
+        // Gone between the two looks (the code step came): the next poll sees the code step.
+        if (await idleContinue.isVisible()) await idleContinue.click({ timeout: 1_000 }).catch(() => {})
+        return false
       },
-      { timeout: 60_000, intervals: [2_000] },
+      { timeout: 60_000, intervals: [1_000] },
     )
     .toBe(true)
 }
 
-/** Types the code into the first digit: the view spreads it over the six fields and submits. */
+/** Types the code into the secure-site's first digit: the screen spreads it over the six fields and submits. */
 export async function enterCode(page: Page, code: string) {
-  await modalFrame(page).getByRole('textbox', { name: 'Digit 1 of 6' }).fill(code)
+  await secureFrame(page).getByRole('textbox', { name: 'Digit 1 of 6' }).fill(code)
 }
 
 /**
@@ -185,13 +182,15 @@ export function recordMessages() {
   })
 }
 
-/** What each frame that is not the secure-site received, as recorded. */
-export async function received(page: Page): Promise<string> {
+/**
+ * What the frames received, as recorded: every frame but the secure-site's (the host page and the frame-app),
+ * or with `secure`, only the secure-site's, i.e. what the frame-app sent down.
+ */
+export async function received(page: Page, which: 'others' | 'secure' = 'others'): Promise<string> {
   const texts: string[] = []
   for (const frame of page.frames()) {
-    if (new URL(frame.url()).origin === secureOrigin) continue
+    if ((new URL(frame.url()).origin === secureOrigin) !== (which === 'secure')) continue
     texts.push(...(await frame.evaluate(() => (window as unknown as { __received?: string[] }).__received ?? [])))
   }
   return texts.join('\n')
 }
-

@@ -35,9 +35,11 @@ test('behavior: with email and socials off, neither chunk nor the secure-site lo
 test('behavior: the frame-app handshakes with the secure-site on its own origin', async ({ page }) => {
   await ready(page)
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
-  // The email field's Continue is enabled once the secure-site answered its status call.
-  await modalFrame(page).getByRole('textbox', { name: 'Email' }).fill('ada@example.com')
-  await expect(modalFrame(page).getByRole('button', { name: 'Continue' })).toBeEnabled()
+  // The email step is the secure-site's own form, shown once it answered its status call.
+  await modalFrame(page).getByRole('button', { name: 'Continue with email' }).click()
+  const secure = modalFrame(page).frameLocator('iframe[title="Doorway secure wallet"]')
+  await secure.getByRole('textbox', { name: 'Email' }).fill('ada@example.com')
+  await expect(secure.getByRole('button', { name: 'Continue', exact: true })).toBeEnabled()
   expect(page.frames().some((f) => f.url().startsWith(secureOrigin) && f.parentFrame()?.url().startsWith('http://127.0.0.1:5174'))).toBe(true)
 })
 

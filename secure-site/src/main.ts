@@ -6,10 +6,13 @@
  */
 import * as Base64url from '@doorway/secure-site/common/Base64url'
 import * as Channel from '@doorway/shared/Channel'
+import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
 import * as Logger from '@doorway/shared/Logger'
 import * as Protocol from '@doorway/shared/Protocol'
+import { secureText } from '@doorway/shared/texts/email'
 import { expose } from 'comlink'
+import * as Login from './login/Login.js'
 import * as Device from './wallet/Device.js'
 import * as Signer from './wallet/Signer.js'
 import * as Wallet from './wallet/Wallet.js'
@@ -36,6 +39,15 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
   const exporter = {
     exportCode: (host: string, signal?: AbortSignal) => Wallet.exportCode(wallet, host, signal),
     exportSecret: (host: string, code?: string, signal?: AbortSignal) => Wallet.exportSecret(wallet, host, code, signal),
+  }
+  // The email typed last on this page, shown again when the person comes back to the email step, and
+  // when its code went out (a new one only 30 s later, spec §5).
+  let typedEmail = ''
+  let codeSentAt = 0
+  /** A login step given up on (the view left, the modal closed): the code it mailed stops working. */
+  const giveUpCode = (signal: AbortSignal) => async (error: unknown): Promise<never> => {
+    if (signal.aborted) await Wallet.cancelEmail(wallet)
+    throw error
   }
   const operations = new Map<string, AbortController>()
   // Every op id ever used here, so a replayed id is refused after its operation ended too (128-bit random ids never repeat by chance).
@@ -66,26 +78,45 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
         handlers: {
           status: () => ({ version: Protocol.version, origin: location.origin }),
           // CSSOM only (the CSP allows no inline style): the values are checked by the protocol's schema.
-          configure: ({ theme, accent, onAccent }) => {
+          configure: ({ theme, accent, onAccent, locale }) => {
             const root = document.documentElement
+            root.lang = locale
             root.dataset.theme = theme
             root.style.setProperty('--doorway-accent', accent)
             root.style.setProperty('--doorway-on-accent', onAccent)
             return null
           },
           restore: ({ op }) => operation(op, async (signal) => ({ account: await Wallet.restore(wallet, signal) })),
-          connectEmail: ({ op, email, host }) =>
+          emailStep: ({ op, host }) =>
             operation(op, async (signal) => {
               const { origin, attested } = attest(host)
-              await Wallet.connectEmail(wallet, email, { host: origin, attested }, signal)
-              // Given up on while the mail went out: the code it carries stops working.
-              if (signal.aborted) await Wallet.cancelEmail(wallet)
+              const outcome = await Login.showEmail(document.body, {
+                email: typedEmail,
+                send: (email, request) => Wallet.connectEmail(wallet, email, { host: origin, attested }, request),
+                signal,
+              }).catch(giveUpCode(signal))
+              if (outcome === 'close') return { action: 'close' as const }
+              typedEmail = outcome.email
+              codeSentAt = Date.now()
               return { action: 'VERIFY_OTP' as const }
             }),
-          connectOtp: ({ op, code }) =>
+          codeStep: ({ op }) =>
             operation(op, async (signal) => {
-              const outcome = await Wallet.connectOtp(wallet, code, signal)
-              return outcome === 'VERIFY_DEVICE' ? { action: outcome } : { account: outcome }
+              const { challenge } = wallet
+              if (!challenge) throw new Errors.DoorwayError(secureText.expired)
+              const { email, host, attested } = challenge
+              const outcome = await Login.showCode(document.body, {
+                email,
+                verify: (code, request) => Wallet.connectOtp(wallet, code, request),
+                resend: (request) => Wallet.connectEmail(wallet, email, { host, attested }, request),
+                resendAt: codeSentAt + Constants.emailLoginThrottleMs,
+                signal,
+              }).catch(giveUpCode(signal))
+              if ('account' in outcome) return outcome
+              if (outcome.action === 'VERIFY_DEVICE') return { action: outcome.action, email }
+              // Another email or Escape: the code mailed stops working at the server now, not in 10 minutes.
+              await Wallet.cancelEmail(wallet)
+              return outcome
             }),
           awaitDevice: ({ op }) => operation(op, async (signal) => ({ account: await Wallet.awaitDevice(wallet, signal) })),
           resendDevice: ({ op }) => operation(op, async (signal) => ({ expiresAt: await Wallet.resendDevice(wallet, signal) })),

@@ -24,7 +24,8 @@ export const views = [
   'ConnectingWalletConnect',
   'ConnectingSiwe',
   'ConnectingFarcaster',
-  // The embedded wallet's code step (issue 9), after the email is submitted on Connect.
+  // The embedded wallet's email and code steps (issue 9), drawn by the secure-site over the view (docs/embedded-wallet.md §4).
+  'EmailLogin',
   'EmailVerifyOtp',
   // A new device for an existing wallet waits for the person's approval from a mailed link (VERIFY_DEVICE).
   'EmailVerifyDevice',
@@ -339,7 +340,8 @@ export type HostApi = { params: typeof hostParams; results: typeof hostResults }
 const op = S.string({ pattern: /^[0-9a-f]{32}$/ })
 const evmAddress = S.string({ pattern: /^0x[0-9a-fA-F]{40}$/ })
 const hexData = S.string({ max: 262_144, pattern: /^0x[0-9a-fA-F]*$/ })
-export const embeddedAccount = S.object({ email: S.string({ min: 3, max: 254 }), address: evmAddress })
+const accountEmail = S.string({ min: 3, max: 254 })
+export const embeddedAccount = S.object({ email: accountEmail, address: evmAddress })
 export type EmbeddedAccount = S.Infer<typeof embeddedAccount>
 /** spec §4 unsafe methods we sign in this version (docs/embedded-wallet.md §6 lists the rest of AppKit's 11). */
 export const embeddedUnsafeMethods = ['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction'] as const
@@ -349,16 +351,30 @@ const hostOrigin = S.string({ min: 1, max: 200, pattern: /^https?:\/\/[^/?#\s]+$
 /** Exposed by the secure-site, called by the frame-app. */
 export const secureParams = {
   status: S.object({}),
-  /** The modal's look, so the secure-site's screens match it (its theme mode and accent, spec §2). */
-  configure: S.object({ theme: S.literal('dark', 'light'), accent: S.string({ pattern: /^#[0-9a-fA-F]{6}$/ }), onAccent: S.literal('#000', '#fff') }),
+  /** The modal's look and language, so the secure-site's screens match it (its theme mode and accent, spec §2). */
+  configure: S.object({
+    theme: S.literal('dark', 'light'),
+    accent: S.string({ pattern: /^#[0-9a-fA-F]{6}$/ }),
+    onAccent: S.literal('#000', '#fff'),
+    /** The modal's locale (BCP 47), the secure-site's document language (what screen readers speak its texts in). */
+    locale: S.string({ max: 35, pattern: /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/ }),
+  }),
   /** CONNECT_DEVICE: a returning device reconnects without a code, when its session is alive. */
   restore: S.object({ op }),
-  /** CONNECT_EMAIL: mails a one-time code; the server enforces the 30 s throttle (spec §5). */
-  connectEmail: S.object({ op, email: S.string({ min: 1, max: 254 }), host: hostOrigin }),
-  /** CONNECT_OTP: verifies the code, then creates the wallet or recovers it on this device. */
-  connectOtp: S.object({ op, code: S.string({ min: 1, max: 16 }) }),
   /**
-   * VERIFY_DEVICE: after `connectOtp` answered it, waits until the person approves this device from the
+   * CONNECT_EMAIL, typed only on the secure origin (docs/embedded-wallet.md §4): the secure-site shows the email
+   * form in its own DOM over the view's slot and mails the code (the server enforces spec §5's 30 s throttle).
+   * The frame learns only that a code went out, or that the person pressed Escape.
+   */
+  emailStep: S.object({ op, host: hostOrigin }),
+  /**
+   * CONNECT_OTP, typed only on the secure origin: the six digit fields, resend and the throttles, in the
+   * secure-site's own DOM. Answers the account, VERIFY_DEVICE (with the email the device step names), or the
+   * person's way out: another email, or Escape.
+   */
+  codeStep: S.object({ op }),
+  /**
+   * VERIFY_DEVICE: after `codeStep` answered it, waits until the person approves this device from the
    * link the vault mailed to them, then recovers the wallet here (docs/embedded-wallet.md §4).
    */
   awaitDevice: S.object({ op }),
@@ -398,8 +414,12 @@ export const secureResults = {
   status: S.object({ version: S.literal(version), origin: S.url }),
   configure: nothing,
   restore: S.object({ account: S.union(embeddedAccount, S.literal(null)) }),
-  connectEmail: S.object({ action: S.literal('VERIFY_OTP') }),
-  connectOtp: S.union(S.object({ account: embeddedAccount }), S.object({ action: S.literal('VERIFY_DEVICE') })),
+  emailStep: S.object({ action: S.literal('VERIFY_OTP', 'close') }),
+  codeStep: S.union(
+    S.object({ account: embeddedAccount }),
+    S.object({ action: S.literal('VERIFY_DEVICE'), email: accountEmail }),
+    S.object({ action: S.literal('otherEmail', 'close') }),
+  ),
   awaitDevice: S.object({ account: embeddedAccount }),
   resendDevice: S.object({ expiresAt: S.number }),
   abort: nothing,

@@ -8,6 +8,7 @@ const paths = {
   chevron: 'M9 5l7 7-7 7',
   wallet: 'M4 7h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H4zM4 7V6a2 2 0 0 1 2-2h10M16 13h.01',
   copy: 'M9 9h10v10H9zM5 15V5h10',
+  mail: 'M4 6h16v12H4zM4 7l8 6 8-6',
 } as const
 
 export function Icon({ name }: { name: keyof typeof paths }) {

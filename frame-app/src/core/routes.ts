@@ -15,6 +15,8 @@ export type Route =
   | { view: 'ConnectingWalletConnect'; walletId?: string }
   | { view: 'ConnectingSiwe' }
   | { view: 'ConnectingFarcaster' }
+  /** The email and code steps: the secure-site draws both over the view (docs/embedded-wallet.md §4). */
+  | { view: 'EmailLogin' }
   | { view: 'EmailVerifyOtp' }
   /** A new browser for an existing wallet: waiting for the approval from the mailed link (VERIFY_DEVICE). */
   | { view: 'EmailVerifyDevice' }

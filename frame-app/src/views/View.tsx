@@ -69,6 +69,7 @@ export const views: { [V in Route['view']]: Definition<V> } = {
   ApproveTransaction: { component: lazy(() => import('./ApproveTransaction/ApproveTransaction.js')) },
   ExportWallet: { component: lazy(() => import('./ExportWallet/ExportWallet.js')) },
   WalletSecurity: { component: lazy(() => import('./WalletSecurity/WalletSecurity.js')) },
+  EmailLogin: { component: lazy(() => loadEmailLogin().then((m) => ({ default: m.EmailStep }))) },
   EmailVerifyOtp: { component: lazy(() => loadEmailLogin().then((m) => ({ default: m.EmailVerifyOtp }))) },
   EmailVerifyDevice: { component: lazy(() => loadEmailLogin().then((m) => ({ default: m.EmailVerifyDevice }))) },
   // Sign-in (issue 13): one view for both shapes, a chunk loaded only when the dapp turned sign-in on.

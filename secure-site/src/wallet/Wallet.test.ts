@@ -115,11 +115,14 @@ describe('wallet', () => {
     expect(other.unlocked).toBeUndefined()
   })
 
-  test('error: the throttle, a wrong code and a malformed email come back as the modal\'s messages', async () => {
+  test('error: the throttle (which leaves the code sent working), a wrong code and a malformed email come back as the modal\'s messages', async () => {
     const email = newEmail()
     const wallet = device()
     await Wallet.connectEmail(wallet, email, origin)
     await expect(Wallet.connectEmail(device(), email, origin)).rejects.toThrow(new RegExp(`^${format(errors.emailLoginThrottled, { n: 999 }).replace('999', '\\d+')}$`))
+    // A resend the throttle refuses leaves this device's code working: the refusal carries the wait.
+    const resend = await Wallet.connectEmail(wallet, email, origin).catch((error: unknown) => error)
+    expect(resend).toMatchObject({ reason: 'throttled', retryAfter: expect.any(Number) })
     const code = codeFor(email)
     await expect(Wallet.connectOtp(wallet, code === '000000' ? '111111' : '000000')).rejects.toThrow(format(emailText.wrong, { n: 4 }))
     await expect(Wallet.connectEmail(device(), 'not-an-email', origin)).rejects.toThrow(emailText.invalid)

@@ -94,17 +94,19 @@ export async function restore(wallet: Wallet, signal?: AbortSignal): Promise<Acc
 
 /**
  * CONNECT_EMAIL: asks the server to mail a code naming the host (as the browser attested it, or marked
- * reported); the server enforces every throttle (spec §5). A code asked for before is withdrawn.
+ * reported); the server enforces every throttle (spec §5). A code asked for before is withdrawn once the new one is sent.
  */
 export async function connectEmail(wallet: Wallet, email: string, origin: { host: string; attested: boolean }, signal?: AbortSignal): Promise<void> {
-  await cancelEmail(wallet)
   wallet.approval = undefined
+  let started: Contract.Result<Server.Route<'POST /v1/email/start'>>
   try {
-    const started = await call(wallet, 'POST /v1/email/start', { email, ...origin }, signal)
-    wallet.challenge = { id: started.challengeId, email, ...origin }
+    started = await call(wallet, 'POST /v1/email/start', { email, ...origin }, signal)
   } catch (error) {
+    // A refused resend (a throttle) leaves the code the person has working.
     throw toDoorwayError(error)
   }
+  await cancelEmail(wallet)
+  wallet.challenge = { id: started.challengeId, email, ...origin }
 }
 
 /** The person left the code step: their code stops working at the server now, not in 10 minutes. */
@@ -122,7 +124,7 @@ type Verified = Contract.Result<Server.Route<'POST /v1/email/verify'>>
  */
 export async function connectOtp(wallet: Wallet, code: string, signal?: AbortSignal): Promise<Account | 'VERIFY_DEVICE'> {
   const { challenge } = wallet
-  if (!challenge) throw new Errors.DoorwayError(secureText.expired)
+  if (!challenge) throw new Refusal(secureText.expired, 'expired')
   let verified: Verified
   try {
     verified = await call(wallet, 'POST /v1/email/verify', { challengeId: challenge.id, code }, signal)
@@ -411,40 +413,59 @@ function tampered(wallet: Wallet): Errors.DoorwayError {
   return new Errors.DoorwayError(secureText.tampered)
 }
 
+/**
+ * A refusal as the login screens need it: the message, plus the server's reason and how long to wait, so
+ * a throttle can count down and an exhausted code can close its fields (docs/embedded-wallet.md §4).
+ */
+export class Refusal extends Errors.DoorwayError {
+  override readonly name: string = 'Refusal'
+  constructor(
+    message: string,
+    readonly reason: string,
+    /** Seconds until asking again can succeed, for the refusals that end by themselves. */
+    readonly retryAfter?: number,
+  ) {
+    super(message)
+  }
+}
+
 /** The server's refusal as the message the modal shows (docs/embedded-wallet.md §4: each case its own message). */
 export function toDoorwayError(error: unknown): Errors.DoorwayError {
   if (error instanceof Errors.DoorwayError) return error
   if (error instanceof DOMException && error.name === 'AbortError') return Errors.aborted()
   if (!(error instanceof Server.ServerError)) return new Errors.DoorwayError(secureText.unavailable, { cause: error })
   const n = error.retryAfter ?? 30
+  const waiting = (text: string) => new Refusal(format(text, { n }), error.reason!, n)
+  const refused = (text: string) => new Refusal(text, error.reason!)
   switch (error.reason) {
     case 'throttled':
-      return new Errors.DoorwayError(format(emailLoginThrottled, { n }))
+      return waiting(emailLoginThrottled)
     case 'hourly':
-      return new Errors.DoorwayError(format(secureText.hourly, { n }))
+      return waiting(secureText.hourly)
+    case 'approvalThrottled':
+      return waiting(secureText.approvalThrottled)
+    case 'rateLimited':
+      return waiting(secureText.rateLimited)
     case 'locked':
-      return new Errors.DoorwayError(secureText.locked)
+      return refused(secureText.locked)
     case 'wrong':
-      return new Errors.DoorwayError(error.attemptsLeft ? format(secureText.wrong, { n: error.attemptsLeft }) : secureText.wrongLast)
+      // The last wrong attempt spends the code: the screen treats it as exhausted.
+      return error.attemptsLeft ? refused(format(secureText.wrong, { n: error.attemptsLeft })) : new Refusal(secureText.wrongLast, 'exhausted')
     case 'expired':
     case 'unknown':
-      return new Errors.DoorwayError(secureText.expired)
+      return new Refusal(secureText.expired, 'expired')
     case 'used':
-      return new Errors.DoorwayError(secureText.used)
+      return refused(secureText.used)
     case 'exhausted':
-      return new Errors.DoorwayError(secureText.exhausted)
+      return refused(secureText.exhausted)
     case 'otherDevice':
-      return new Errors.DoorwayError(secureText.otherDevice)
+      return refused(secureText.otherDevice)
     case 'mail':
-      return new Errors.DoorwayError(secureText.mailFailed)
+      return refused(secureText.mailFailed)
     case 'denied':
-      return new Errors.DoorwayError(secureText.approvalDenied)
+      return refused(secureText.approvalDenied)
     case 'notApproved':
-      return new Errors.DoorwayError(secureText.approvalExpired)
-    case 'approvalThrottled':
-      return new Errors.DoorwayError(format(secureText.approvalThrottled, { n }))
-    case 'rateLimited':
-      return new Errors.DoorwayError(format(secureText.rateLimited, { n }))
+      return refused(secureText.approvalExpired)
   }
   if (error.status === 400 && /email/i.test(error.message)) return new Errors.DoorwayError(secureText.invalid)
   if (error.status === 400 && /code/i.test(error.message)) return new Errors.DoorwayError(secureText.codeInvalid)

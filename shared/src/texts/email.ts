@@ -1,8 +1,9 @@
 // The embedded wallet's login in the modal (spec §2 Connect, §5 rules, §7 30 s timeouts).
 // A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
-// What the secure-site itself says (its login and key export): the server's refusals and the states of a
-// request. A section of its own so the secure-site's bundle carries these and not the login view's texts.
+// What the secure-site itself says (its email and code screens, key export): the screens' words, the server's
+// refusals and the states of a request. A section of its own so the secure-site's bundle carries these and not
+// the frame's.
 export const secureText = {
   invalid: 'Enter a valid email address',
   codeInvalid: 'Enter the 6 digits of the code',
@@ -25,14 +26,13 @@ export const secureText = {
   approvalThrottled: 'Too many approval links for this wallet this hour. Please try again after {n} seconds',
   substituted: 'The server answered with a wallet the vault did not vouch for, so nothing was unlocked.',
   rateLimited: 'Too many requests from this network. Please try again after {n} seconds',
-} as const
-
-export const emailText = {
-  ...secureText,
+  // the email and code screens, typed only in the secure-site's own DOM (secure-site/src/login/Login.ts)
   label: 'Email',
   placeholder: 'you@example.com',
   submit: 'Continue',
+  continueIn: 'Continue in {n} s',
   sending: 'Sending code',
+  retry: 'Try again',
   codeTitle: 'Enter the code',
   codeSent: 'We sent a 6-digit code to {email}',
   codeMailHint: 'It can take a few seconds to arrive. The code expires in 10 minutes.',
@@ -41,9 +41,15 @@ export const emailText = {
   verifying: 'Checking the code',
   resend: 'Resend code',
   resendIn: 'Resend code in {n} s',
+  // a dead code (expired, used, too many tries, asked for elsewhere): only a new one helps
+  newCode: 'Send a new code',
+  newCodeIn: 'Send a new code in {n} s',
   resent: 'A new code is on its way',
   otherEmail: 'Use another email',
-  retry: 'Try again',
+} as const
+
+export const emailText = {
+  ...secureText,
   // new-device approval (VERIFY_DEVICE): the modal waits while the person approves this browser from the mailed link
   linkSent: 'We sent a link to {email}. Open it on any device and approve this browser to use your wallet here.',
   linkHint: 'The link expires in 15 minutes. Keep this window open.',

@@ -4,6 +4,7 @@
  * gives it a slot (useSecureSlot); it is never moved in the DOM, which would reload it and lose its state.
  */
 import * as Channel from '@doorway/shared/Channel'
+import * as Constants from '@doorway/shared/Constants'
 import { expose } from 'comlink'
 import * as Logger from '@doorway/shared/Logger'
 import { ui } from '@doorway/shared/Texts'
@@ -57,12 +58,12 @@ export function SecureFrame() {
       })
     return () => lifetime.abort()
   }, [setStatus])
-  // The secure-site's screens take the modal's theme and accent, now and whenever the dapp changes them.
+  // The secure-site's screens take the modal's theme, accent and locale, now and whenever the dapp changes them.
   const theme = config?.themeMode ?? 'dark'
   const accent = config?.accent ?? accentOf(theme)
   const channel = status.state === 'ready' ? status.channel : undefined
   useEffect(() => {
-    channel?.call('configure', { theme, accent, onAccent: onAccent(accent) }).catch(() => {})
+    channel?.call('configure', { theme, accent, onAccent: onAccent(accent), locale: Constants.numberLocale }).catch(() => {})
   }, [channel, theme, accent])
   // Shown, it takes keyboard focus so a keyboard user lands on the secure-site's own buttons.
   useEffect(() => {

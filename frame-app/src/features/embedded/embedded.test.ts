@@ -1,6 +1,6 @@
 import * as Channel from '@doorway/shared/Channel'
 import * as Errors from '@doorway/shared/Errors'
-import { errors, format } from '@doorway/shared/Texts'
+import { format } from '@doorway/shared/Texts'
 import { emailText } from '@doorway/shared/texts/email'
 import * as Protocol from '@doorway/shared/Protocol'
 import { expose } from 'comlink'
@@ -9,14 +9,14 @@ import { afterAll, afterEach, describe, expect, test, vi } from 'vitest'
 import { configAtom, hostOriginAtom } from '../../core/config.js'
 import { accountAtom } from '../../core/connection.js'
 import { embeddedId } from '../../core/connectors/Connector.js'
-import { deviceApprovalTimeoutMs, leaveStepAtom, loginAtom, otherEmailAtom, resendLinkAtom, submitCodeAtom, submitEmailAtom } from './emailLogin.js'
+import { codeStepAtom, deviceApprovalTimeoutMs, emailStepAtom, leaveStepAtom, loginAtom, otherEmailAtom, resendLinkAtom } from './emailLogin.js'
 import { approvalAtom, cancelApprovalAtom, restoreEmbeddedAtom } from './embedded.js'
 import { exportKeyAtom } from './embeddedSession.js'
 import * as Storage from '../../core/storage.js'
 import * as Requests from '../../host/requests.js'
 import { balanceRefreshAtom } from '../balances/balance.js'
 import { closeModalAtom, openAtom } from '../../core/modal.js'
-import { historyAtom, pushAtom, routeAtom } from '../../core/router.js'
+import { historyAtom, popAtom, pushAtom, routeAtom } from '../../core/router.js'
 import { toastAtom } from '../../core/toasts.js'
 import { secureStatusAtom } from './secure.js'
 
@@ -39,8 +39,8 @@ function setup(handlers: Handlers) {
   const all = {
     status: () => ({ version: Protocol.version, origin: 'http://127.0.0.1:5175' }),
     restore: () => ({ account: null }),
-    connectEmail: () => ({ action: 'VERIFY_OTP' as const }),
-    connectOtp: () => ({ account: { email: 'ada@example.com', address } }),
+    emailStep: () => ({ action: 'VERIFY_OTP' as const }),
+    codeStep: () => ({ account: { email: 'ada@example.com', address } }),
     awaitDevice: () => new Promise(() => {}),
     resendDevice: () => ({ expiresAt: Date.now() + 900_000 }),
     sign: () => ({ result: '0x' }),
@@ -58,79 +58,81 @@ function setup(handlers: Handlers) {
   return { store, aborted }
 }
 
+/** The person on the code step, through the email step, as the views run them (EmailLogin.tsx). */
+async function toCodeStep(store: ReturnType<typeof createStore>) {
+  store.set(pushAtom, { view: 'EmailLogin' })
+  await store.set(emailStepAtom, new AbortController().signal)
+}
+async function throughCodeStep(store: ReturnType<typeof createStore>) {
+  await toCodeStep(store)
+  await store.set(codeStepAtom, new AbortController().signal)
+}
+
 describe('email login', () => {
-  test('error: an invalid email is refused in the modal and never reaches the secure-site', async () => {
-    const connectEmail = vi.fn(() => ({ action: 'VERIFY_OTP' as const }))
-    const { store } = setup({ connectEmail })
-    await store.set(submitEmailAtom, 'not-an-email')
-    expect(store.get(loginAtom)).toMatchObject({ email: 'not-an-email', error: emailText.invalid })
-    expect(connectEmail).not.toHaveBeenCalled()
+  test('behavior: the email step runs in the secure-site with the pinned host; a mailed code opens the code step', async () => {
+    const emailStep = vi.fn((_: { op: string; host: string }) => ({ action: 'VERIFY_OTP' as const }))
+    const { store } = setup({ emailStep })
+    await toCodeStep(store)
+    expect(emailStep.mock.calls[0]![0]).toMatchObject({ host: 'http://localhost:5173', op: expect.stringMatching(/^[0-9a-f]{32}$/) })
+    expect(store.get(historyAtom)).toEqual([{ view: 'Connect' }, { view: 'EmailLogin' }, { view: 'EmailVerifyOtp' }])
   })
 
-  test('behavior: CONNECT_EMAIL with the pinned host, then the code step and a 30 s resend wait', async () => {
-    const connectEmail = vi.fn((_: { email: string; host: string }) => ({ action: 'VERIFY_OTP' as const }))
-    const { store } = setup({ connectEmail })
-    const before = Date.now()
-    await store.set(submitEmailAtom, ' Ada@Example.com ')
-    expect(connectEmail.mock.calls[0]![0]).toMatchObject({ email: 'ada@example.com', host: 'http://localhost:5173' })
-    expect(store.get(routeAtom)).toEqual({ view: 'EmailVerifyOtp' })
-    expect(store.get(loginAtom).resendAt).toBeGreaterThanOrEqual(before + 30_000)
-  })
-
-  test("error: the server's throttle message is shown as it is (spec §5)", async () => {
-    const message = format(errors.emailLoginThrottled, { n: 21 })
-    const { store } = setup({ connectEmail: () => Promise.reject(new Errors.DoorwayError(message)) })
-    await store.set(submitEmailAtom, 'ada@example.com')
-    expect(store.get(loginAtom)).toMatchObject({ error: 'Please try again after 21 seconds', retry: false, busy: null })
-  })
-
-  test('error: a secure-site that never answers fails at 30 s with a retry, and is told to abort (spec §7)', async () => {
-    vi.useFakeTimers()
-    const { store, aborted } = setup({ connectEmail: () => new Promise(() => {}) })
-    const submitted = store.set(submitEmailAtom, 'ada@example.com')
-    expect(store.get(loginAtom).busy).toBe('sending')
-    await vi.advanceTimersByTimeAsync(29_999)
-    expect(store.get(loginAtom).busy).toBe('sending')
-    await vi.advanceTimersByTimeAsync(1)
-    await submitted
-    expect(store.get(loginAtom)).toMatchObject({ error: emailText.timedOut, retry: true, busy: null })
-    await vi.waitFor(() => expect(aborted).toHaveLength(1))
-  })
-
-  test('error: the code and a returning device time out at 30 s too, are aborted there, and connect nothing later (spec §7)', async () => {
-    vi.useFakeTimers()
-    const { store, aborted } = setup({ connectOtp: () => new Promise(() => {}), restore: () => new Promise(() => {}) })
-    const verifying = store.set(submitCodeAtom, '123456')
-    await vi.advanceTimersByTimeAsync(29_999)
-    expect(store.get(loginAtom).busy).toBe('verifying')
-    await vi.advanceTimersByTimeAsync(1)
-    await verifying
-    expect(store.get(loginAtom)).toMatchObject({ error: emailText.timedOut, retry: true, busy: null })
-
-    Storage.write('connection', { namespace: 'eip155', connectorId: embeddedId })
-    const restoring = store.set(restoreEmbeddedAtom)
-    await vi.advanceTimersByTimeAsync(30_000)
-    await restoring
-    await vi.waitFor(() => expect(aborted).toHaveLength(2))
-    expect(store.get(accountAtom)).toBeNull()
-  })
-
-  test('error: a code that is not 6 digits is refused in the modal', async () => {
-    const connectOtp = vi.fn(() => ({ account: { email: 'ada@example.com', address } }))
-    const { store } = setup({ connectOtp })
-    await store.set(submitCodeAtom, '12345')
-    expect(store.get(loginAtom).error).toBe(emailText.codeInvalid)
-    expect(connectOtp).not.toHaveBeenCalled()
-  })
-
-  test('behavior: CONNECT_OTP connects the embedded account (type AUTH, user email) and shows Account', async () => {
+  test('behavior: the code step connects the embedded account (type AUTH, user email) and shows Account', async () => {
     const { store } = setup({})
-    await store.set(submitCodeAtom, '123456')
+    await throughCodeStep(store)
     await vi.waitFor(() => expect(store.get(accountAtom)).not.toBeNull())
     const account = store.get(accountAtom)!
     expect(account).toMatchObject({ address, chainId: 'eip155:31337' })
     expect(account.connector).toMatchObject({ type: 'AUTH', user: { email: 'ada@example.com' } })
     expect(store.get(routeAtom)).toEqual({ view: 'Account' })
+  })
+
+  test('behavior: "Use another email" in the secure-site goes back to the email step; Escape there closes the modal', async () => {
+    const { store } = setup({ codeStep: () => ({ action: 'otherEmail' as const }), emailStep: () => ({ action: 'VERIFY_OTP' as const }) })
+    await throughCodeStep(store)
+    expect(store.get(historyAtom)).toEqual([{ view: 'Connect' }, { view: 'EmailLogin' }])
+
+    const closing = setup({ emailStep: () => ({ action: 'close' as const }) })
+    closing.store.set(openAtom, true)
+    await toCodeStep(closing.store)
+    expect(closing.store.get(openAtom)).toBe(false)
+    expect(closing.store.get(routeAtom)).toEqual({ view: 'Connect' })
+  })
+
+  test('behavior: leaving a step ends it in the secure-site, and its late answer moves nothing', async () => {
+    let answer!: (value: { action: 'VERIFY_OTP' }) => void
+    const { store, aborted } = setup({ emailStep: () => new Promise((resolve) => (answer = resolve)) })
+    store.set(pushAtom, { view: 'EmailLogin' })
+    const leaving = new AbortController()
+    const step = store.set(emailStepAtom, leaving.signal)
+    await vi.waitFor(() => expect(answer).toBeDefined())
+    leaving.abort()
+    store.set(popAtom)
+    await step
+    await vi.waitFor(() => expect(aborted).toHaveLength(1))
+    answer({ action: 'VERIFY_OTP' })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(store.get(historyAtom)).toEqual([{ view: 'Connect' }])
+  })
+
+  test('error: a step the secure-site fails says why in a toast and goes back a view', async () => {
+    const { store } = setup({ codeStep: () => Promise.reject(new Errors.DoorwayError(emailText.expired)) })
+    await throughCodeStep(store)
+    expect(store.get(toastAtom).toast).toMatchObject({ variant: 'error', message: emailText.expired })
+    expect(store.get(routeAtom)).toEqual({ view: 'EmailLogin' })
+  })
+
+  test('error: a returning device times out at 30 s, is aborted there, and connects nothing later (spec §7)', async () => {
+    vi.useFakeTimers()
+    const { store, aborted } = setup({ restore: () => new Promise(() => {}) })
+    Storage.write('connection', { namespace: 'eip155', connectorId: embeddedId })
+    const restoring = store.set(restoreEmbeddedAtom)
+    await vi.advanceTimersByTimeAsync(29_999)
+    expect(aborted).toHaveLength(0)
+    await vi.advanceTimersByTimeAsync(1)
+    await restoring
+    await vi.waitFor(() => expect(aborted).toHaveLength(1))
+    expect(store.get(accountAtom)).toBeNull()
   })
 })
 
@@ -149,9 +151,8 @@ function approval() {
 
 /** A store on the device step: email, code, then VERIFY_DEVICE from the secure-site. */
 async function onDeviceStep(handlers: Handlers) {
-  const secure = setup({ connectOtp: () => ({ action: 'VERIFY_DEVICE' as const }), ...handlers })
-  await secure.store.set(submitEmailAtom, 'ada@example.com')
-  await secure.store.set(submitCodeAtom, '123456')
+  const secure = setup({ codeStep: () => ({ action: 'VERIFY_DEVICE' as const, email: 'ada@example.com' }), ...handlers })
+  await throughCodeStep(secure.store)
   return secure
 }
 
@@ -160,7 +161,7 @@ describe('device approval', () => {
     const { ops, awaitDevice } = approval()
     const before = Date.now()
     const { store } = await onDeviceStep({ awaitDevice })
-    expect(store.get(historyAtom)).toEqual([{ view: 'Connect' }, { view: 'EmailVerifyDevice' }])
+    expect(store.get(historyAtom)).toEqual([{ view: 'Connect' }, { view: 'EmailLogin' }, { view: 'EmailVerifyDevice' }])
     await vi.waitFor(() => expect(awaitDevice).toHaveBeenCalledOnce())
     expect(ops[0]).toMatch(/^[0-9a-f]{32}$/)
     expect(store.get(loginAtom)).toMatchObject({ email: 'ada@example.com', waiting: true, busy: null, error: null })
@@ -229,8 +230,8 @@ describe('device approval', () => {
     const { store, aborted } = await onDeviceStep({ awaitDevice })
     await vi.waitFor(() => expect(awaitDevice).toHaveBeenCalledOnce())
     store.set(otherEmailAtom)
-    expect(store.get(historyAtom)).toEqual([{ view: 'Connect' }])
-    expect(store.get(loginAtom)).toMatchObject({ email: 'ada@example.com', waiting: false, error: null })
+    expect(store.get(historyAtom)).toEqual([{ view: 'Connect' }, { view: 'EmailLogin' }])
+    expect(store.get(loginAtom)).toMatchObject({ waiting: false, error: null })
     await vi.waitFor(() => expect(aborted).toEqual([ops[0]]))
   })
 
@@ -247,8 +248,7 @@ describe('device approval', () => {
     expect(store.get(openAtom)).toBe(false)
 
     // What the view does when it goes away: the secure-site is told to stop waiting.
-    await store.set(submitEmailAtom, 'ada@example.com')
-    await store.set(submitCodeAtom, '123456')
+    await throughCodeStep(store)
     await vi.waitFor(() => expect(awaitDevice).toHaveBeenCalledTimes(2))
     store.set(leaveStepAtom)
     await vi.waitFor(() => expect(aborted).toEqual([ops[1]]))
@@ -257,8 +257,8 @@ describe('device approval', () => {
 
   test('behavior: a VERIFY_DEVICE answer after the person left the code step starts no wait', async () => {
     const { awaitDevice } = approval()
-    const { store } = setup({ connectOtp: () => ({ action: 'VERIFY_DEVICE' as const }), awaitDevice })
-    await store.set(submitCodeAtom, '123456')
+    const { store } = setup({ codeStep: () => ({ action: 'VERIFY_DEVICE' as const, email: 'ada@example.com' }), awaitDevice })
+    await store.set(codeStepAtom, new AbortController().signal)
     expect(store.get(routeAtom)).toEqual({ view: 'Connect' })
     expect(awaitDevice).not.toHaveBeenCalled()
   })
@@ -267,7 +267,7 @@ describe('device approval', () => {
 /** A connected store (CONNECT_OTP done) whose secure-site signs with `sign`. */
 async function connected(sign: Handlers['sign']) {
   const secure = setup({ sign })
-  await secure.store.set(submitCodeAtom, '123456')
+  await throughCodeStep(secure.store)
   await vi.waitFor(() => expect(secure.store.get(accountAtom)).not.toBeNull())
   return secure
 }
@@ -311,7 +311,7 @@ describe('approval', () => {
     let started!: () => void
     const signing = new Promise<void>((resolve) => (started = resolve))
     const { store, aborted } = setup({ sign: () => (started(), new Promise(() => {})) })
-    await store.set(submitCodeAtom, '123456')
+    await throughCodeStep(store)
     await vi.waitFor(() => expect(store.get(accountAtom)).not.toBeNull())
     const request = store.get(accountAtom)!.connector.request({ method: 'personal_sign', params: ['0x00', address] })
     await signing
@@ -328,7 +328,7 @@ describe('key export', () => {
   test('behavior: the secure-site runs the export with the pinned host; when it is done the view is popped', async () => {
     const exportKey = vi.fn((_params: { op: string; host: string }) => null)
     const { store } = setup({ exportKey })
-    await store.set(submitCodeAtom, '123456')
+    await throughCodeStep(store)
     store.set(pushAtom, { view: 'ExportWallet' })
     await store.set(exportKeyAtom, new AbortController().signal)
     expect(exportKey.mock.calls[0]![0]).toMatchObject({ host: 'http://localhost:5173' })

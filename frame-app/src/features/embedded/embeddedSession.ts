@@ -14,7 +14,7 @@ import { format, somethingWentWrong } from '@doorway/shared/Texts'
 import { emailText } from '@doorway/shared/texts/email'
 import { embeddedText } from '@doorway/shared/texts/embedded'
 import type * as Protocol from '@doorway/shared/Protocol'
-import { atom, type Getter } from 'jotai'
+import { atom, type Getter, type Setter } from 'jotai'
 import { configAtom, hostOriginAtom } from '../../core/config.js'
 import { accountAtom, establishAtom } from '../../core/connection.js'
 import { approvalAtom } from './embedded.js'
@@ -123,30 +123,44 @@ const approveAtom = atom(null, async (get, set, { op, sign }: { op: string; sign
   }
 })
 
-/** Key export waits on a person reading their phrase, like an approval; it still ends. The devices screen too. */
-const exportTimeoutMs = 600_000
+/** A screen of the secure-site waits on a person (reading their phrase, finding a code in their mail); it still ends. */
+const screenTimeoutMs = 600_000
+
+/**
+ * A screen the secure-site draws in its own DOM over the current view's slot (the email and code steps,
+ * key export, devices and activity), until the person is done there: its answer, or undefined when it
+ * failed (a toast says why) or the view was left (`signal`), which ends the screen there too.
+ */
+export async function onSecureScreen<T>(
+  get: Getter,
+  set: Setter,
+  signal: AbortSignal,
+  run: (channel: Channel, op: string, options: { signal: AbortSignal; timeoutMs: number }) => Promise<T>,
+): Promise<T | undefined> {
+  const channel = readyChannel(get)
+  if (!channel) {
+    if (!signal.aborted) set(showToastAtom, { variant: 'error', message: emailText.unavailable })
+    return undefined
+  }
+  const op = Ids.random()
+  try {
+    return await run(channel, op, { signal, timeoutMs: screenTimeoutMs })
+  } catch (error) {
+    void channel.call('abort', { op }).catch(() => {})
+    if (signal.aborted) return undefined
+    log.warn('a secure screen ended', error)
+    set(showToastAtom, { variant: 'error', message: error instanceof Errors.DoorwayError ? error.message : somethingWentWrong })
+    return undefined
+  }
+}
 
 /**
  * Key export (docs/embedded-wallet.md §8) runs in the secure-site over the ExportWallet view; this side learns only
  * that the person is done, and pops the view. Leaving the view (`signal`) ends it there too.
  */
 export const exportKeyAtom = atom(null, async (get, set, signal: AbortSignal) => {
-  const channel = readyChannel(get)
-  const leave = () => get(historyAtom).at(-1)?.view === 'ExportWallet' && set(popAtom)
-  if (!channel) {
-    set(showToastAtom, { variant: 'error', message: emailText.unavailable })
-    return leave()
-  }
-  const op = Ids.random()
-  try {
-    await channel.call('exportKey', { op, host: get(hostOriginAtom) ?? location.origin }, { signal, timeoutMs: exportTimeoutMs })
-  } catch (error) {
-    void channel.call('abort', { op }).catch(() => {})
-    if (signal.aborted) return
-    log.warn('key export ended', error)
-    set(showToastAtom, { variant: 'error', message: error instanceof Errors.DoorwayError ? error.message : somethingWentWrong })
-  }
-  leave()
+  await onSecureScreen(get, set, signal, (channel, op, options) => channel.call('exportKey', { op, host: get(hostOriginAtom) ?? location.origin }, options))
+  if (get(historyAtom).at(-1)?.view === 'ExportWallet') set(popAtom)
 })
 
 /**
@@ -155,20 +169,6 @@ export const exportKeyAtom = atom(null, async (get, set, signal: AbortSignal) =>
  * view. Leaving the view (`signal`) ends it there too.
  */
 export const manageWalletAtom = atom(null, async (get, set, signal: AbortSignal) => {
-  const channel = readyChannel(get)
-  const leave = () => get(historyAtom).at(-1)?.view === 'WalletSecurity' && set(popAtom)
-  if (!channel) {
-    set(showToastAtom, { variant: 'error', message: emailText.unavailable })
-    return leave()
-  }
-  const op = Ids.random()
-  try {
-    await channel.call('manageWallet', { op, host: get(hostOriginAtom) ?? location.origin }, { signal, timeoutMs: exportTimeoutMs })
-  } catch (error) {
-    void channel.call('abort', { op }).catch(() => {})
-    if (signal.aborted) return
-    log.warn('devices and activity ended', error)
-    set(showToastAtom, { variant: 'error', message: error instanceof Errors.DoorwayError ? error.message : somethingWentWrong })
-  }
-  leave()
+  await onSecureScreen(get, set, signal, (channel, op, options) => channel.call('manageWallet', { op, host: get(hostOriginAtom) ?? location.origin }, options))
+  if (get(historyAtom).at(-1)?.view === 'WalletSecurity') set(popAtom)
 })

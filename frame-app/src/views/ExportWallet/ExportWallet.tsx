@@ -5,22 +5,9 @@
  */
 import { embeddedText } from '@doorway/shared/texts/embedded'
 import { useSetAtom } from 'jotai'
-import { useEffect } from 'react'
-import { useSecureSlot } from '../../features/embedded/useSecureSlot.js'
+import { SecureScreen } from '../../features/embedded/SecureScreen.js'
 import { exportKeyAtom } from '../../features/embedded/embeddedSession.js'
 
 export default function ExportWallet() {
-  const slotRef = useSecureSlot()
-  const exportKey = useSetAtom(exportKeyAtom)
-  useEffect(() => {
-    const leaving = new AbortController()
-    void exportKey(leaving.signal)
-    return () => leaving.abort()
-  }, [exportKey])
-  return (
-    <div className="stack">
-      <p className="muted">{embeddedText.exportHint}</p>
-      <div ref={slotRef} className="secure-slot" />
-    </div>
-  )
+  return <SecureScreen start={useSetAtom(exportKeyAtom)} hint={embeddedText.exportHint} />
 }

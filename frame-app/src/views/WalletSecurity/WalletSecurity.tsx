@@ -6,22 +6,9 @@
  */
 import { embeddedText } from '@doorway/shared/texts/embedded'
 import { useSetAtom } from 'jotai'
-import { useEffect } from 'react'
+import { SecureScreen } from '../../features/embedded/SecureScreen.js'
 import { manageWalletAtom } from '../../features/embedded/embeddedSession.js'
-import { useSecureSlot } from '../../features/embedded/useSecureSlot.js'
 
 export default function WalletSecurity() {
-  const slotRef = useSecureSlot()
-  const manageWallet = useSetAtom(manageWalletAtom)
-  useEffect(() => {
-    const leaving = new AbortController()
-    void manageWallet(leaving.signal)
-    return () => leaving.abort()
-  }, [manageWallet])
-  return (
-    <div className="stack">
-      <p className="muted">{embeddedText.securityHint}</p>
-      <div ref={slotRef} className="secure-slot" />
-    </div>
-  )
+  return <SecureScreen start={useSetAtom(manageWalletAtom)} hint={embeddedText.securityHint} />
 }
