@@ -35,11 +35,6 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
     serverPublicKey: Base64url.decode(__DOORWAY_SERVER_PUBLIC_KEY__),
     onTampered: () => log.error('a share did not rebuild the committed address: nothing was signed'),
   })
-  // What the export screen (loaded only when asked for) may do with the wallet.
-  const exporter = {
-    exportCode: (host: string, signal?: AbortSignal) => Wallet.exportCode(wallet, host, signal),
-    exportSecret: (host: string, code?: string, signal?: AbortSignal) => Wallet.exportSecret(wallet, host, code, signal),
-  }
   // The email typed last on this page, shown again when the person comes back to the email step, and
   // when its code went out (a new one only 30 s later, spec §5).
   let typedEmail = ''
@@ -132,14 +127,21 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
             operation(op, async (signal) => {
               // Rarely used: its screen loads only when asked for.
               const Export = await import('./export/Export.js')
-              await Export.show(document.body, { wallet: exporter, host: attest(host).origin, signal })
+              const { origin, attested } = attest(host)
+              // What the export screen may do with the wallet; its code mail names the host as attested, or marked reported.
+              const exporter = {
+                exportCode: (named: string, request?: AbortSignal) => Wallet.exportCode(wallet, { host: named, attested }, request),
+                exportSecret: (named: string, code?: string, request?: AbortSignal) => Wallet.exportSecret(wallet, named, code, request),
+              }
+              await Export.show(document.body, { wallet: exporter, host: origin, signal })
               return null
             }),
           manageWallet: ({ op, host }) =>
             operation(op, async (signal) => {
               // Rarely used, like the export: its screen loads only when asked for.
               const [Security, Manage] = await Promise.all([import('./security/Security.js'), import('./security/Manage.js')])
-              await Security.show(document.body, { manager: Manage.manager(wallet), host: attest(host).origin, signal })
+              const { origin, attested } = attest(host)
+              await Security.show(document.body, { manager: Manage.manager(wallet, attested), host: origin, signal })
               return null
             }),
           signOut: async () => {

@@ -160,10 +160,10 @@ describe.each(backends)('account on %s', (_, create) => {
     test('behavior: with a code mailed for it, another device is removed: its requests get 401, its A is gone, the vault revokes it, the owner is mailed', async () => {
       const { to, userId, first, second } = await owner()
       stale()
-      const code = await first.call('POST', '/v1/devices/revoke/code', { host })
+      const code = await first.call('POST', '/v1/devices/revoke/code', { host, attested: true })
       expect(code).toEqual({ status: 200, body: { challengeId: expect.stringMatching(Ids.pattern), expiresAt: clock + Otp.policy.lifetimeMs } })
       expect(stack.mails.at(-1)).toMatchObject({ to, subject: `Your Doorway code to remove a device is ${codeFor(to)}` })
-      expect(stack.mails.at(-1)!.text).toContain(`remove a device from your wallet at ${host}`)
+      expect(stack.mails.at(-1)!.text).toContain(`remove a device from your wallet at ${host}.`)
 
       const removed = await first.call('POST', '/v1/devices/revoke', { deviceId: second.id, challengeId: code.body.challengeId, code: codeFor(to) })
       expect(removed).toEqual({ status: 200, body: {} })
@@ -173,7 +173,7 @@ describe.each(backends)('account on %s', (_, create) => {
       expect(await place.storage.devices.get(second.id)).toMatchObject({ revoked: true, sessionStartedAt: null })
       expect((await first.call('GET', '/v1/devices')).body.devices.map((d: Json) => [d.id, d.revoked])).toEqual([[second.id, true], [first.id, false]])
       expect((await place.storage.audit.list(userId)).slice(-2).map((e) => [e.kind, e.detail])).toEqual([
-        ['code.sent', { deviceId: first.id, challengeId: code.body.challengeId, host, purpose: 'revoke' }],
+        ['code.sent', { deviceId: first.id, challengeId: code.body.challengeId, host, attested: true, purpose: 'revoke' }],
         ['device.revoked', { deviceId: second.id, by: first.id }],
       ])
       const revokedMail = stack.mails.at(-1)!

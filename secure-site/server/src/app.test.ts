@@ -832,7 +832,7 @@ describe.each(backends)('app on %s', (_, create) => {
     test('behavior: a code mailed for export releases this device\'s share once, sealed to it, logged and notified', async () => {
       const { d, to, userId, split, secret, address } = await withWallet()
       clock += Session.policy.freshMs + 1_000
-      const started = await d.call('POST', '/v1/export/code', { host })
+      const started = await d.call('POST', '/v1/export/code', { host, attested: true })
       expect(started).toMatchObject({ status: 200, body: { challengeId: expect.stringMatching(Ids.pattern), expiresAt: clock + Otp.policy.lifetimeMs } })
       const challengeId = started.body.challengeId as string
       const code = codeFor(to)
@@ -857,7 +857,7 @@ describe.each(backends)('app on %s', (_, create) => {
 
       const entries = (await place.storage.audit.list(userId)).filter((e) => e.kind === 'code.sent' || e.kind === 'key.exported')
       expect(entries.map(({ kind, detail }) => ({ kind, detail }))).toEqual([
-        { kind: 'code.sent', detail: { deviceId: d.id, challengeId, host, purpose: 'export' } },
+        { kind: 'code.sent', detail: { deviceId: d.id, challengeId, host, attested: true, purpose: 'export' } },
         { kind: 'key.exported', detail: { deviceId: d.id, host } },
       ])
       expect(await d.call('POST', '/v1/export', { challengeId, code })).toMatchObject({ status: 401, body: { reason: 'used' } })

@@ -56,7 +56,7 @@ async function twoBrowsers() {
 describe('manager', () => {
   test('behavior: both browsers listed, the activity verified against the vault; removing the other browser, fresh, refuses its next signature and forgets its wallet', async () => {
     const { first, second, secondStore } = await twoBrowsers()
-    const manager = Manage.manager(first)
+    const manager = Manage.manager(first, true)
     const overview = await manager.overview()
     expect(overview.devices.map((d) => [d.id, d.current, d.origin, d.attested])).toEqual([
       [second.device!.id, false, 'http://127.0.0.1:5173', false],
@@ -75,7 +75,7 @@ describe('manager', () => {
     await expect(Wallet.account(second)).rejects.toMatchObject({ code: 4100 })
     expect(second.unlocked).toBeUndefined()
     expect(await Device.wallet(secondStore)).toBeUndefined()
-    await expect(Manage.manager(second).overview()).rejects.toMatchObject({ code: 4100 })
+    await expect(Manage.manager(second, true).overview()).rejects.toMatchObject({ code: 4100 })
     // The first still signs.
     expect((await Wallet.account(first)).address).toBe((await Device.wallet(first.options.store))!.address)
     // The removed browser can come back only as a new device, approved again from the mail.
@@ -91,11 +91,13 @@ describe('manager', () => {
     // Ten minutes on: the first browser's sign-in is no longer fresh, and the email's code throttle has passed.
     await db.query('UPDATE devices SET fresh_auth_at = fresh_auth_at - 600000 WHERE id = $1', [first.device!.id])
     await db.query('UPDATE otp_challenges SET created_at = created_at - 600000 WHERE email = $1', [email])
-    const manager = Manage.manager(first)
+    // A page the browser did not attest: the code mail marks the host reported.
+    const manager = Manage.manager(first, false)
     const removed = second.device!.id
     await expect(manager.remove(removed, undefined)).rejects.toThrow('Verify a code again: this needs a sign-in from the last 5 minutes')
     expect(await manager.removeCode(host)).toEqual({ email, sent: true })
     expect(stack.mails.at(-1)!.subject).toMatch(/^Your Doorway code to remove a device is \d{6}$/)
+    expect(stack.mails.at(-1)!.text).toContain(`${host} (reported by the page, not confirmed by the browser)`)
     const code = codeFor(email)
     await expect(manager.remove(removed, code === '000000' ? '111111' : '000000')).rejects.toThrow('That code is not right. 4 attempts left.')
     await manager.remove(removed, code)
@@ -106,7 +108,7 @@ describe('manager', () => {
 
   test('error: a code without a code request of this screen is refused before anything is sent', async () => {
     const { first, second } = await twoBrowsers()
-    await expect(Manage.manager(first).remove(second.device!.id, '123456')).rejects.toThrow(secureText.expired)
+    await expect(Manage.manager(first, true).remove(second.device!.id, '123456')).rejects.toThrow(secureText.expired)
   })
 
   test('security: a log whose newest entries were dropped in the database shows as changed, though what is left still chains', async () => {
@@ -117,6 +119,6 @@ describe('manager', () => {
     await db.query('ALTER TABLE audit_log DISABLE TRIGGER ALL')
     await db.query('DELETE FROM audit_log WHERE user_id = $1 AND seq > $2', [userId, rows.length - 3])
     await db.query('ALTER TABLE audit_log ENABLE TRIGGER ALL')
-    expect((await Manage.manager(first).overview()).verdict).toEqual({ state: 'changed', seq: rows.length })
+    expect((await Manage.manager(first, true).overview()).verdict).toEqual({ state: 'changed', seq: rows.length })
   })
 })

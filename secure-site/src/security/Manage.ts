@@ -33,14 +33,17 @@ export type Manager = {
   remove(deviceId: string, code: string | undefined, signal?: AbortSignal): Promise<void>
 }
 
-/** The manager of this page's wallet; it keeps the code request `removeCode` made until `remove` uses it. */
-export function manager(wallet: Wallet.Wallet): Manager {
+/**
+ * The manager of this page's wallet; it keeps the code request `removeCode` made until `remove` uses it.
+ * `attested`: the host the screen names was attested by the browser (else the code mail marks it reported).
+ */
+export function manager(wallet: Wallet.Wallet, attested: boolean): Manager {
   let challengeId: string | undefined
   return {
     overview: (signal) => overview(wallet, signal),
     async removeCode(host, signal) {
       const { email } = await signedIn(wallet)
-      const started = await send(wallet, 'POST /v1/devices/revoke/code', { host }, signal)
+      const started = await send(wallet, 'POST /v1/devices/revoke/code', { host, attested }, signal)
       challengeId = 'challengeId' in started ? started.challengeId : undefined
       return { email, sent: challengeId !== undefined }
     },

@@ -163,7 +163,7 @@ describe('wallet', () => {
     const wallet = device()
     const { address } = await login(wallet, email)
     const before = stack.mails.length
-    expect(await Wallet.exportCode(wallet, host)).toEqual({ email, sent: false })
+    expect(await Wallet.exportCode(wallet, origin)).toEqual({ email, sent: false })
     const { mnemonic, privateKey } = Shares.exportable(await Wallet.exportSecret(wallet, host))
     expect(mnemonic.split(' ')).toHaveLength(12)
     expect(privateKeyToAccount(privateKey).address).toBe(address)
@@ -178,8 +178,10 @@ describe('wallet', () => {
     await db.query('UPDATE otp_challenges SET created_at = created_at - 600000 WHERE email = $1', [email])
     await db.query('UPDATE devices SET fresh_auth_at = fresh_auth_at - 600000 WHERE user_id IS NOT NULL AND fresh_auth_at IS NOT NULL')
     await expect(Wallet.exportSecret(wallet, host)).rejects.toThrow()
-    expect(await Wallet.exportCode(wallet, host)).toEqual({ email, sent: true })
+    expect(await Wallet.exportCode(wallet, origin)).toEqual({ email, sent: true })
     expect(stack.mails.filter((m) => m.to === email).at(-1)!.subject).toMatch(/^Your Doorway code to export your wallet is \d{6}$/)
+    // The browser attested the host: the mail names it plainly.
+    expect(stack.mails.filter((m) => m.to === email).at(-1)!.text).toContain(`at ${host}. The code expires`)
     const code = codeFor(email)
     await expect(Wallet.exportSecret(wallet, host, code === '000000' ? '111111' : '000000')).rejects.toThrow(format(emailText.wrong, { n: 4 }))
     const { privateKey } = Shares.exportable(await Wallet.exportSecret(wallet, host, code))
@@ -189,6 +191,6 @@ describe('wallet', () => {
   })
 
   test('error: a device with no wallet session cannot ask for an export code', async () => {
-    await expect(Wallet.exportCode(device(), host)).rejects.toMatchObject({ code: 4100 })
+    await expect(Wallet.exportCode(device(), origin)).rejects.toMatchObject({ code: 4100 })
   })
 })

@@ -299,12 +299,12 @@ async function confirmSession(wallet: Wallet, signal?: AbortSignal): Promise<voi
  * Key export, step 1 (docs/embedded-wallet.md §8): a sign-in of the last 5 minutes is fresh enough; otherwise the
  * server mails a fresh code to the wallet's email (`sent`).
  */
-export async function exportCode(wallet: Wallet, host: string, signal?: AbortSignal): Promise<{ email: string; sent: boolean }> {
+export async function exportCode(wallet: Wallet, origin: { host: string; attested: boolean }, signal?: AbortSignal): Promise<{ email: string; sent: boolean }> {
   const record = await Device.wallet(wallet.options.store)
   if (!record) throw Errors.unauthorized()
   let started: Contract.Result<Server.Route<'POST /v1/export/code'>>
   try {
-    started = await call(wallet, 'POST /v1/export/code', { host }, signal)
+    started = await call(wallet, 'POST /v1/export/code', origin, signal)
   } catch (error) {
     throw toDoorwayError(error)
   }

@@ -142,6 +142,8 @@ function declareFields() {
     host: Contract.field(S.refine(S.string({ max: 200 }), isOrigin, { format: 'uri', description: 'An http(s) origin' }), 'Invalid host: expected an http(s) origin'),
     address: Contract.field(evmAddress, 'Invalid address: expected a 0x-prefixed 40-hex-digit address'),
     attested: Contract.field(S.boolean, 'Invalid attested: expected true or false'),
+    /** As `attested`, for the routes whose mail may name the host: absent, the host is marked reported. */
+    attestedIfKnown: Contract.field(S.optional(S.boolean), 'Invalid attested: expected true or false'),
   }
 }
 
@@ -266,8 +268,8 @@ function sessionRoutes() {
     exportCode: Contract.route({
       method: 'POST',
       path: '/v1/export/code',
-      summary: `${signed}a session; fresh when this device verified a code within 5 min, else mails an export code`,
-      body: { host: fields.host },
+      summary: `${signed}a session; fresh when this device verified a code within 5 min, else mails an export code naming the host (marked reported unless attested)`,
+      body: { host: fields.host, attested: fields.attestedIfKnown },
       result: answers['POST /v1/export/code'],
       errors: [400, 401, 413, 429, 503],
     }),
@@ -311,8 +313,8 @@ function accountRoutes() {
     revokeCode: Contract.route({
       method: 'POST',
       path: '/v1/devices/revoke/code',
-      summary: `${signed}a session; fresh when this device verified a code within 5 min, else mails a code to remove a device`,
-      body: { host: fields.host },
+      summary: `${signed}a session; fresh when this device verified a code within 5 min, else mails a code to remove a device, naming the host (marked reported unless attested)`,
+      body: { host: fields.host, attested: fields.attestedIfKnown },
       result: answers['POST /v1/devices/revoke/code'],
       errors: [400, 401, 403, 413, 429, 503],
     }),

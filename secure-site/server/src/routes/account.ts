@@ -65,14 +65,13 @@ async function devices(server: Server, c: Context) {
 /** As POST /v1/export/code: a sign-in of the last 5 minutes is fresh enough; otherwise a code is mailed. */
 async function revokeCode(server: Server, c: Context) {
   const { device, body: text, userId } = await holder(server, c)
-  const { host } = Http.body(table.revokeCode, text)
+  const { host, attested = false } = Http.body(table.revokeCode, text)
   if (Session.isFresh(device, server.now())) return Http.answer(c, table.revokeCode, { fresh: true })
   await Limits.take(server, c, 'sends')
   const email = (await server.storage.users.get(userId))!.email
-  // The screen sends the host as the browser attested it where it can; the route does not say which, as export's.
-  const mail = (code: string) => Mail.revokeCode({ to: email, code, host })
-  const challenge = await Codes.start(server, { deviceId: device.id, email, host, attested: false, source: Limits.source(c, server), mail })
-  await server.audit(userId, Audit.kinds.codeSent, { deviceId: device.id, challengeId: challenge.id, host, purpose: 'revoke' })
+  const mail = (code: string) => Mail.revokeCode({ to: email, code, host: Mail.origin(host, attested) })
+  const challenge = await Codes.start(server, { deviceId: device.id, email, host, attested, source: Limits.source(c, server), mail })
+  await server.audit(userId, Audit.kinds.codeSent, { deviceId: device.id, challengeId: challenge.id, host, attested, purpose: 'revoke' })
   return Http.answer(c, table.revokeCode, { challengeId: challenge.id, expiresAt: challenge.expiresAt })
 }
 

@@ -30,14 +30,12 @@ export function routes(server: Server) {
   Http.on(app, table.exportCode, async (c) => {
     const { device, body: text } = await Auth.device(c, server)
     const userId = Auth.session(device, server.now())
-    const { host } = Http.body(table.exportCode, text)
-    // The export screen sends the host as the browser attested it where it can; the route does not say which.
-    const attested = false
+    const { host, attested = false } = Http.body(table.exportCode, text)
     // A sign-in of the last 5 minutes is fresh enough: no second code (docs/embedded-wallet.md §3).
     if (Session.isFresh(device, server.now())) return Http.answer(c, table.exportCode, { fresh: true })
     const email = await emailOf(userId)
-    const challenge = await Codes.start(server, { deviceId: device.id, email, host, attested, source: Limits.source(c, server), mail: (code) => Mail.exportCode({ to: email, code, host }) })
-    await server.audit(userId, Audit.kinds.codeSent, { deviceId: device.id, challengeId: challenge.id, host, purpose: 'export' })
+    const challenge = await Codes.start(server, { deviceId: device.id, email, host, attested, source: Limits.source(c, server), mail: (code) => Mail.exportCode({ to: email, code, host: Mail.origin(host, attested) }) })
+    await server.audit(userId, Audit.kinds.codeSent, { deviceId: device.id, challengeId: challenge.id, host, attested, purpose: 'export' })
     return Http.answer(c, table.exportCode, { challengeId: challenge.id, expiresAt: challenge.expiresAt })
   })
 
