@@ -6,13 +6,11 @@
  */
 import * as Base64url from '@doorway/secure-site/common/Base64url'
 import * as Channel from '@doorway/shared/Channel'
-import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
 import * as Logger from '@doorway/shared/Logger'
 import * as Protocol from '@doorway/shared/Protocol'
-import { secureText } from '@doorway/shared/texts/email'
 import { expose } from 'comlink'
-import * as Login from './login/Login.js'
+import * as LoginSteps from './login/steps.js'
 import * as Device from './wallet/Device.js'
 import * as Signer from './wallet/Signer.js'
 import * as Wallet from './wallet/Wallet.js'
@@ -35,15 +33,7 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
     serverPublicKey: Base64url.decode(__DOORWAY_SERVER_PUBLIC_KEY__),
     onTampered: () => log.error('a share did not rebuild the committed address: nothing was signed'),
   })
-  // The email typed last on this page, shown again when the person comes back to the email step, and
-  // when its code went out (a new one only 30 s later, spec §5).
-  let typedEmail = ''
-  let codeSentAt = 0
-  /** A login step given up on (the view left, the modal closed): the code it mailed stops working. */
-  const giveUpCode = (signal: AbortSignal) => async (error: unknown): Promise<never> => {
-    if (signal.aborted) await Wallet.cancelEmail(wallet)
-    throw error
-  }
+  const login = LoginSteps.steps(wallet, document.body)
   const operations = new Map<string, AbortController>()
   // Every op id ever used here, so a replayed id is refused after its operation ended too (128-bit random ids never repeat by chance).
   const used = new Set<string>()
@@ -82,37 +72,8 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
             return null
           },
           restore: ({ op }) => operation(op, async (signal) => ({ account: await Wallet.restore(wallet, signal) })),
-          emailStep: ({ op, host }) =>
-            operation(op, async (signal) => {
-              const { origin, attested } = attest(host)
-              const outcome = await Login.showEmail(document.body, {
-                email: typedEmail,
-                send: (email, request) => Wallet.connectEmail(wallet, email, { host: origin, attested }, request),
-                signal,
-              }).catch(giveUpCode(signal))
-              if (outcome === 'close') return { action: 'close' as const }
-              typedEmail = outcome.email
-              codeSentAt = Date.now()
-              return { action: 'VERIFY_OTP' as const }
-            }),
-          codeStep: ({ op }) =>
-            operation(op, async (signal) => {
-              const { challenge } = wallet
-              if (!challenge) throw new Errors.DoorwayError(secureText.expired)
-              const { email, host, attested } = challenge
-              const outcome = await Login.showCode(document.body, {
-                email,
-                verify: (code, request) => Wallet.connectOtp(wallet, code, request),
-                resend: (request) => Wallet.connectEmail(wallet, email, { host, attested }, request),
-                resendAt: codeSentAt + Constants.emailLoginThrottleMs,
-                signal,
-              }).catch(giveUpCode(signal))
-              if ('account' in outcome) return outcome
-              if (outcome.action === 'VERIFY_DEVICE') return { action: outcome.action, email }
-              // Another email or Escape: the code mailed stops working at the server now, not in 10 minutes.
-              await Wallet.cancelEmail(wallet)
-              return outcome
-            }),
+          emailStep: ({ op, host }) => operation(op, (signal) => login.email(attestedHost(host), signal)),
+          codeStep: ({ op }) => operation(op, (signal) => login.code(signal)),
           awaitDevice: ({ op }) => operation(op, async (signal) => ({ account: await Wallet.awaitDevice(wallet, signal) })),
           resendDevice: ({ op }) => operation(op, async (signal) => ({ expiresAt: await Wallet.resendDevice(wallet, signal) })),
           abort: ({ op }) => {
@@ -165,4 +126,10 @@ function attest(reported: string): { origin: string; attested: boolean } {
   const ancestors = location.ancestorOrigins
   const top = ancestors && ancestors.length > 0 ? ancestors[ancestors.length - 1] : undefined
   return top ? { origin: top, attested: true } : { origin: reported, attested: false }
+}
+
+/** `attest` as the mails take it: the host, and whether the browser attested it. */
+function attestedHost(reported: string): { host: string; attested: boolean } {
+  const { origin, attested } = attest(reported)
+  return { host: origin, attested }
 }

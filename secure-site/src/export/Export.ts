@@ -1,12 +1,11 @@
 import '../approval/approval.css'
 import './export.css'
 import * as Shares from '@doorway/secure-site/common/Shares'
-import * as Constants from '@doorway/shared/Constants'
-import * as Errors from '@doorway/shared/Errors'
 import { format } from '@doorway/shared/Texts'
 import { secureText } from '@doorway/shared/texts/email'
 import { exportKeyText } from '@doorway/shared/texts/exportKey'
 import { Aborted } from '../approval/Approval.js'
+import { run, say } from '../approval/steps.js'
 import { element, holdToConfirm, type Listen, observesVisibility, type Visibility, watchIntersection, watchPage } from '../approval/guard.js'
 
 // Key export (docs/embedded-wallet.md §8), rendered by the secure-site in its own frame: a fresh
@@ -122,10 +121,6 @@ function wire(view: View) {
   })
 }
 
-function say(view: View, text: string, alert = false) {
-  view.screen.status.setAttribute('role', alert ? 'alert' : 'status')
-  view.screen.status.textContent = text
-}
 
 function go(view: View, next: Step) {
   const { screen } = view
@@ -149,25 +144,6 @@ function settle(view: View, outcome: 'done' | 'aborted') {
   view.finish(outcome)
 }
 
-/** One server step under a 30 s bound (spec §7); its refusal is said on the screen, nothing is lost. */
-async function run(view: View, working: string, work: (signal: AbortSignal) => Promise<void>) {
-  if (view.busy) return
-  view.busy = true
-  say(view, working)
-  const current = (view.request = new AbortController())
-  let timedOut = false
-  const timer = view.win.setTimeout(() => ((timedOut = true), current.abort()), Constants.embeddedRequestTimeoutMs)
-  try {
-    await work(current.signal)
-    say(view, '')
-  } catch (error) {
-    if (view.signal.aborted) return
-    say(view, timedOut ? secureText.timedOut : error instanceof Errors.DoorwayError ? error.message : secureText.unavailable, true)
-  } finally {
-    view.win.clearTimeout(timer)
-    view.busy = false
-  }
-}
 
 function watched(view: View, next: Visibility) {
   const { screen } = view

@@ -1,12 +1,12 @@
 import '../approval/approval.css'
 import '../export/export.css'
 import './security.css'
-import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
 import { format } from '@doorway/shared/Texts'
 import { secureText } from '@doorway/shared/texts/email'
 import { securityText } from '@doorway/shared/texts/embedded'
 import { Aborted } from '../approval/Approval.js'
+import { run, say } from '../approval/steps.js'
 import { element, type Listen, observesVisibility, type Visibility, watchIntersection, watchPage } from '../approval/guard.js'
 import * as Describe from './describe.js'
 import type * as Manage from './Manage.js'
@@ -119,10 +119,6 @@ function wire(view: View) {
   })
 }
 
-function say(view: View, text: string, alert = false) {
-  view.screen.status.setAttribute('role', alert ? 'alert' : 'status')
-  view.screen.status.textContent = text
-}
 
 function go(view: View, next: Step) {
   const { screen } = view
@@ -142,24 +138,6 @@ function settle(view: View, outcome: 'done' | 'aborted') {
   view.finish(outcome)
 }
 
-/** One server step under a 30 s bound (spec §7); what it answers, or its refusal, is said on the screen. */
-async function run(view: View, working: string, work: (signal: AbortSignal) => Promise<string | void>) {
-  if (view.busy) return
-  view.busy = true
-  say(view, working)
-  const current = (view.request = new AbortController())
-  let timedOut = false
-  const timer = view.win.setTimeout(() => ((timedOut = true), current.abort()), Constants.embeddedRequestTimeoutMs)
-  try {
-    say(view, (await work(current.signal)) ?? '')
-  } catch (error) {
-    if (view.signal.aborted) return
-    say(view, timedOut ? secureText.timedOut : error instanceof Errors.DoorwayError ? error.message : secureText.unavailable, true)
-  } finally {
-    view.win.clearTimeout(timer)
-    view.busy = false
-  }
-}
 
 function watched(view: View, next: Visibility) {
   const { screen } = view
