@@ -47,7 +47,9 @@ describe('ask', () => {
   test('behavior: an accessible screen of the request, its host and custody, with focus on Reject', () => {
     withVisibilityObserver()
     const { root, approve, reject } = setup()
-    expect(root.querySelector('h1')?.textContent).toBe(approveText.title)
+    // Titled by what is asked: the section's name is the request's.
+    expect(root.querySelector('h1')?.textContent).toBe(approveText.methods.personal_sign)
+    expect(root.querySelector('section')?.getAttribute('aria-labelledby')).toBe(root.querySelector('h1')?.id)
     const rows = [...root.querySelectorAll('dl > div')].map((div) => [div.querySelector('dt')?.textContent, div.querySelector('dd')?.textContent])
     expect(rows).toEqual([
       [approveText.host, format(approveText.hostAttested, { origin: 'https://dapp.example' })],

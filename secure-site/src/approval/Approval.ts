@@ -90,17 +90,23 @@ type Screen = {
 
 let screens = 0
 
+/** Values up to this long sit beside their label (a network, an amount, a fee). */
+const inlineChars = 28
+
 function render(doc: Document, { description, host }: ask.Options, hold: boolean): Screen {
   const id = `doorway-approval-${++screens}`
-  const section = element(doc, 'section', 'approval')
+  // The request fills the frame's slot: what is asked titles it and the decision closes it, both always in
+  // view; only a long request's details scroll between them (docs/embedded-wallet.md §7).
+  const section = element(doc, 'section', 'approval approval-request')
   section.setAttribute('aria-labelledby', `${id}-title`)
-  const title = element(doc, 'h1', 'approval-title', approveText.title)
+  const title = element(doc, 'h1', 'approval-title', description.title)
   title.id = `${id}-title`
   const hostLine = host.attested ? approveText.hostAttested : approveText.hostReported
   const hostRow: Row = { label: approveText.host, value: format(hostLine, { origin: host.origin }) }
   const rows = element(doc, 'dl', 'approval-rows')
   for (const row of [hostRow, ...description.rows]) {
-    const item = element(doc, 'div', 'approval-row')
+    // A short word or amount beside its label; addresses, data and messages under it.
+    const item = element(doc, 'div', !row.mono && row.value.length <= inlineChars ? 'approval-row approval-row-inline' : 'approval-row')
     const value = element(doc, 'dd', 'approval-value', row.value)
     if (row.mono) value.dataset.mono = ''
     item.append(element(doc, 'dt', 'approval-label', row.label), value)
@@ -117,14 +123,9 @@ function render(doc: Document, { description, host }: ask.Options, hold: boolean
   if (hold) approve.append(element(doc, 'span', 'approval-progress'))
   const actions = element(doc, 'div', 'approval-actions')
   actions.append(reject, approve)
-  section.append(
-    title,
-    element(doc, 'p', 'approval-summary', description.title),
-    rows,
-    element(doc, 'p', 'approval-custody', approveText.custody),
-    status,
-    actions,
-  )
+  const details = element(doc, 'div', 'approval-details')
+  details.append(rows, element(doc, 'p', 'approval-custody', approveText.custody))
+  section.append(title, details, status, actions)
   const screen = { section, status, approve, reject }
   show(screen, 'waiting')
   return screen

@@ -2,7 +2,6 @@
 // A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks
 // that show these texts carry them.
 export const approveText = {
-  title: 'Approve request',
   from: 'From',
   to: 'To',
   network: 'Network',

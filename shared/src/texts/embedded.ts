@@ -7,7 +7,6 @@ export const embeddedText = {
   signedOut: 'Signed out of the email wallet on this device',
   fund: 'Fund 1 ETH (devnet)',
   approveTitle: 'Approve in the secure wallet',
-  approveHint: 'The request is shown by the secure wallet, on its own origin. Review it there.',
   notAllowed: 'Action not allowed: {method}',
   export: 'Export wallet',
   exportHint: 'Your recovery phrase and key are shown only by the secure wallet, on its own origin.',

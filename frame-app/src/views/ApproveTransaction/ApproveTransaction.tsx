@@ -3,7 +3,6 @@
  * the secure-site's iframe over it. What is asked, and the decision, are the secure-site's own. When
  * this view goes away (back, close, another view) the pending request is rejected with 4001.
  */
-import { embeddedText } from '@doorway/shared/texts/embedded'
 import { useSetAtom } from 'jotai'
 import { useCallback } from 'react'
 import { useSecureSlot } from '../../features/embedded/useSecureSlot.js'
@@ -13,10 +12,6 @@ import type { RouteOf } from '../../core/routes.js'
 export default function ApproveTransaction({ route }: { route: RouteOf<'ApproveTransaction'> }) {
   const cancel = useSetAtom(cancelApprovalAtom)
   const slotRef = useSecureSlot(useCallback(() => cancel(route.requestId), [cancel, route.requestId]))
-  return (
-    <div className="stack">
-      <p className="muted">{embeddedText.approveHint}</p>
-      <div ref={slotRef} className="secure-slot" />
-    </div>
-  )
+  // The request titles itself in the secure-site: all the room goes to it, so a simple send fits whole.
+  return <div ref={slotRef} className="secure-slot approval-slot" />
 }
