@@ -144,6 +144,34 @@ test.describe('embedded wallet', () => {
     await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
   })
 
+  test('error: a code spent by wrong tries closes its digit fields; the new code it offers, once one may be sent, signs in', async ({ page }) => {
+    test.setTimeout(120_000)
+    const email = newEmail()
+    await ready(page)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await submitEmail(page, email)
+    const code = await codeFor(email)
+    const wrong = code === '000000' ? '111111' : '000000'
+    const secure = secureFrame(page)
+    const firstDigit = secure.getByRole('textbox', { name: 'Digit 1 of 6' })
+    for (const left of ['4 attempts', '3 attempts', '2 attempts', '1 attempt']) {
+      await enterCode(page, wrong)
+      await expect(secure.getByRole('alert')).toHaveText(`That code is not right. ${left} left.`)
+    }
+    await enterCode(page, wrong)
+    await expect(secure.getByRole('alert')).toHaveText('That code is not right. This was the last attempt: request a new code.')
+    await expect(firstDigit).toBeDisabled()
+    await expect(secure.getByRole('button', { name: /^Continue/ })).toBeDisabled()
+    // The new code is the way on, offered once one may be sent (30 s after the last, spec §5).
+    const newCode = secure.getByRole('button', { name: 'Send a new code', exact: true })
+    await expect(newCode).toBeEnabled({ timeout: 45_000 })
+    const resent = await lastMailId(email)
+    await newCode.click()
+    await expect(firstDigit).toBeEnabled()
+    await enterCode(page, await codeFor(email, resent))
+    await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
+  })
+
   test('error: an unknown method is refused with a toast; closing during approval rejects with 4001 and signs nothing', async ({ page }) => {
     const email = newEmail()
     await ready(page)

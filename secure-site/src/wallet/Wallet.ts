@@ -450,7 +450,8 @@ export function toDoorwayError(error: unknown): Errors.DoorwayError {
       return refused(secureText.locked)
     case 'wrong':
       // The last wrong attempt spends the code: the screen treats it as exhausted.
-      return error.attemptsLeft ? refused(format(secureText.wrong, { n: error.attemptsLeft })) : new Refusal(secureText.wrongLast, 'exhausted')
+      if (!error.attemptsLeft) return new Refusal(secureText.wrongLast, 'exhausted')
+      return refused(error.attemptsLeft === 1 ? secureText.wrongOne : format(secureText.wrong, { n: error.attemptsLeft }))
     case 'expired':
     case 'unknown':
       return new Refusal(secureText.expired, 'expired')

@@ -11,6 +11,7 @@ export const secureText = {
   unavailable: 'The secure wallet could not be reached. Try again in a moment.',
   // the server's refusals (docs/embedded-wallet.md §4), one message each
   wrong: 'That code is not right. {n} attempts left.',
+  wrongOne: 'That code is not right. 1 attempt left.',
   wrongLast: 'That code is not right. This was the last attempt: request a new code.',
   expired: 'This code has expired. Request a new code.',
   used: 'This code was already used. Request a new code.',
