@@ -56,6 +56,27 @@ export async function keys(): Promise<Keys> {
 
 export type Stack = Awaited<ReturnType<typeof start>>
 
+/** A test file's stack over its own in-memory PGlite; its fields are set once the file's tests start. */
+export type Place = { db: PGlite; storage: Storage; stack: Stack }
+
+/**
+ * One stack for a test file: started in `before` and closed in `after` (vitest's beforeAll and afterAll,
+ * passed in so this module needs no test runner). Read the place's fields inside the tests.
+ */
+export function perFile(before: (run: () => Promise<void>, timeoutMs?: number) => void, after: (run: () => Promise<void>) => void): Place {
+  const place = {} as Place
+  before(async () => {
+    place.db = new PGlite()
+    place.storage = await Embedded.fromPGlite(place.db)
+    place.stack = await start({ storage: place.storage })
+  }, 60_000) // PGlite starts slowly on a loaded machine
+  after(async () => {
+    await place.stack.close()
+    await place.storage.close()
+  })
+  return place
+}
+
 export async function start(options: { storage?: Storage; now?: () => number; keys?: Keys; log?: (message: string) => void; limits?: Limits.Overrides } = {}) {
   const now = options.now ?? Date.now
   const made = options.keys ?? (await keys())

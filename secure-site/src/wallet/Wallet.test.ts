@@ -5,12 +5,9 @@
  * share or a substituted wallet that signs nothing.
  */
 import * as Shares from '@doorway/secure-site/common/Shares'
-import * as Embedded from '@doorway/secure-site/server/storage/embedded'
-import type { Storage } from '@doorway/secure-site/server/storage/Storage'
 import * as TestStack from '@doorway/secure-site/server/testStack'
 import { errors, format } from '@doorway/shared/Texts'
 import { emailText } from '@doorway/shared/texts/email'
-import { PGlite } from '@electric-sql/pglite'
 import { recoverMessageAddress } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -19,26 +16,15 @@ import * as Wallet from './Wallet.js'
 
 const host = 'http://localhost:5173'
 const origin = { host, attested: true }
-let storage: Storage
-let db: PGlite
-let stack: TestStack.Stack
 
-beforeAll(async () => {
-  db = new PGlite()
-  storage = await Embedded.fromPGlite(db)
-  stack = await TestStack.start({ storage })
-}, 60_000) // PGlite starts slowly on a loaded machine
-afterAll(async () => {
-  await stack.close()
-  await storage.close()
-})
+const place = TestStack.perFile(beforeAll, afterAll)
 
 /** A device: its own store (an IndexedDB partition), the secure-site's wallet on it, the build's pinned keys. */
 const device = (store = Device.memoryStore(), options: Partial<Wallet.Options> = {}) =>
-  Wallet.create({ store, base: 'http://127.0.0.1:5175', ...stack.keys.build, fetch: stack.fetch, pollMs: 5, ...options })
+  Wallet.create({ store, base: 'http://127.0.0.1:5175', ...place.stack.keys.build, fetch: place.stack.fetch, pollMs: 5, ...options })
 let n = 0
 const newEmail = () => `wallet${++n}-${Date.now()}@example.test`
-const codeFor = (email: string) => stack.mails.filter((m) => m.to === email && / code (to export your wallet )?is \d{6}$/.test(m.subject)).at(-1)!.subject.match(/(\d{6})$/)![1]!
+const codeFor = (email: string) => place.stack.mails.filter((m) => m.to === email && / code (to export your wallet )?is \d{6}$/.test(m.subject)).at(-1)!.subject.match(/(\d{6})$/)![1]!
 
 async function login(wallet: Wallet.Wallet, email: string) {
   await Wallet.connectEmail(wallet, email, origin)
@@ -58,16 +44,16 @@ describe('wallet', () => {
     expect(await recoverMessageAddress({ message: 'hello', signature })).toBe(account.address)
 
     // A reload: the same device store, a fresh module. D + A, no code.
-    const mailsBefore = stack.mails.length
+    const mailsBefore = place.stack.mails.length
     expect(await Wallet.restore(device(store))).toEqual(account)
-    expect(stack.mails.length).toBe(mailsBefore)
+    expect(place.stack.mails.length).toBe(mailsBefore)
   })
 
   test('security: another device (another site\'s partition) gets nothing from the code alone; once the person approves it from the vault\'s mail it recovers the same address', async () => {
     const email = newEmail()
     const { address } = await login(device(), email)
     // The server throttles the email for 30 s; move its record of the first code into the past.
-    await db.query('UPDATE otp_challenges SET created_at = created_at - 60000 WHERE email = $1', [email])
+    await place.db.query('UPDATE otp_challenges SET created_at = created_at - 60000 WHERE email = $1', [email])
     const other = device()
     await Wallet.connectEmail(other, email, origin)
     expect(await Wallet.connectOtp(other, codeFor(email))).toBe('VERIFY_DEVICE')
@@ -76,23 +62,23 @@ describe('wallet', () => {
     const pending = Wallet.awaitDevice(other, waiting.signal)
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(other.unlocked).toBeUndefined()
-    const page = await stack.approve(email)
+    const page = await place.stack.approve(email)
     expect(page.status).toBe(200)
     expect(await pending).toEqual({ email, address })
     const signature = await (await Wallet.account(other)).signMessage({ message: 'same key' })
     expect(await recoverMessageAddress({ message: 'same key', signature })).toBe(address)
     // The vault's own notice to the owner.
-    expect(stack.mails.some((m) => m.to === email && /recovered/i.test(m.subject))).toBe(true)
+    expect(place.stack.mails.some((m) => m.to === email && /recovered/i.test(m.subject))).toBe(true)
   })
 
   test('error: a denied approval unlocks nothing and says so; a new link can be sent', async () => {
     const email = newEmail()
     await login(device(), email)
-    await db.query('UPDATE otp_challenges SET created_at = created_at - 60000 WHERE email = $1', [email])
+    await place.db.query('UPDATE otp_challenges SET created_at = created_at - 60000 WHERE email = $1', [email])
     const other = device()
     await Wallet.connectEmail(other, email, origin)
     expect(await Wallet.connectOtp(other, codeFor(email))).toBe('VERIFY_DEVICE')
-    expect((await stack.decide(stack.approvalLink(email), 'deny')).status).toBe(200)
+    expect((await place.stack.decide(place.stack.approvalLink(email), 'deny')).status).toBe(200)
     await expect(Wallet.awaitDevice(other)).rejects.toThrow(emailText.approvalDenied)
     expect(await Wallet.resendDevice(other)).toBeGreaterThan(Date.now())
   })
@@ -102,14 +88,14 @@ describe('wallet', () => {
     await login(device(), email)
     const attacker = newEmail()
     const theirs = await login(device(), attacker)
-    await db.query('UPDATE otp_challenges SET created_at = created_at - 60000 WHERE email = $1', [email])
+    await place.db.query('UPDATE otp_challenges SET created_at = created_at - 60000 WHERE email = $1', [email])
     // The server swaps in the attacker's address for the person's (its database is its to change).
-    await db.query('UPDATE users SET address = $1 WHERE id = (SELECT user_id FROM identities WHERE subject = $2)', [theirs.address, email])
+    await place.db.query('UPDATE users SET address = $1 WHERE id = (SELECT user_id FROM identities WHERE subject = $2)', [theirs.address, email])
     let tampered = 0
     const other = device(Device.memoryStore(), { onTampered: () => tampered++ })
     await Wallet.connectEmail(other, email, origin)
     expect(await Wallet.connectOtp(other, codeFor(email))).toBe('VERIFY_DEVICE')
-    await stack.approve(email)
+    await place.stack.approve(email)
     await expect(Wallet.awaitDevice(other)).rejects.toThrow(emailText.substituted)
     expect(tampered).toBe(1)
     expect(other.unlocked).toBeUndefined()
@@ -162,12 +148,12 @@ describe('wallet', () => {
     const email = newEmail()
     const wallet = device()
     const { address } = await login(wallet, email)
-    const before = stack.mails.length
+    const before = place.stack.mails.length
     expect(await Wallet.exportCode(wallet, origin)).toEqual({ email, sent: false })
     const { mnemonic, privateKey } = Shares.exportable(await Wallet.exportSecret(wallet, host))
     expect(mnemonic.split(' ')).toHaveLength(12)
     expect(privateKeyToAccount(privateKey).address).toBe(address)
-    expect(stack.mails.slice(before).map((m) => m.subject)).toEqual(['Your Doorway wallet was exported'])
+    expect(place.stack.mails.slice(before).map((m) => m.subject)).toEqual(['Your Doorway wallet was exported'])
   })
 
   test('behavior: past 5 minutes, key export needs a fresh code; a wrong one says so, a spent one is refused', async () => {
@@ -175,13 +161,13 @@ describe('wallet', () => {
     const wallet = device()
     const { address } = await login(wallet, email)
     // Sign-in was over 5 minutes ago, and its code long enough ago for the 30 s throttle.
-    await db.query('UPDATE otp_challenges SET created_at = created_at - 600000 WHERE email = $1', [email])
-    await db.query('UPDATE devices SET fresh_auth_at = fresh_auth_at - 600000 WHERE user_id IS NOT NULL AND fresh_auth_at IS NOT NULL')
+    await place.db.query('UPDATE otp_challenges SET created_at = created_at - 600000 WHERE email = $1', [email])
+    await place.db.query('UPDATE devices SET fresh_auth_at = fresh_auth_at - 600000 WHERE user_id IS NOT NULL AND fresh_auth_at IS NOT NULL')
     await expect(Wallet.exportSecret(wallet, host)).rejects.toThrow()
     expect(await Wallet.exportCode(wallet, origin)).toEqual({ email, sent: true })
-    expect(stack.mails.filter((m) => m.to === email).at(-1)!.subject).toMatch(/^Your Doorway code to export your wallet is \d{6}$/)
+    expect(place.stack.mails.filter((m) => m.to === email).at(-1)!.subject).toMatch(/^Your Doorway code to export your wallet is \d{6}$/)
     // The browser attested the host: the mail names it plainly.
-    expect(stack.mails.filter((m) => m.to === email).at(-1)!.text).toContain(`at ${host}. The code expires`)
+    expect(place.stack.mails.filter((m) => m.to === email).at(-1)!.text).toContain(`at ${host}. The code expires`)
     const code = codeFor(email)
     await expect(Wallet.exportSecret(wallet, host, code === '000000' ? '111111' : '000000')).rejects.toThrow(format(emailText.wrong, { n: 4 }))
     const { privateKey } = Shares.exportable(await Wallet.exportSecret(wallet, host, code))
