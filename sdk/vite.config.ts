@@ -1,29 +1,49 @@
-import { defineConfig, type LibraryOptions } from 'vite'
+import { defineConfig, type LibraryOptions, type Plugin } from 'vite'
 import pkg from './package.json' with { type: 'json' }
 
 // Production builds set DOORWAY_FRAME_URL to the hosted frame; the default is the local stack's.
 const frameUrl = process.env.DOORWAY_FRAME_URL ?? 'http://127.0.0.1:5174/'
 
-// Three builds into one dist; the default one runs first and empties it. `--mode siwx` is
-// `@doorway/sdk/siwx`, a module of its own that the script build never loads.
+// Four builds into one dist; the default one runs first and empties it. `--mode siwx` is
+// `@doorway/sdk/siwx`, a module of its own that the script build never loads. `--mode standard` is the
+// Wallet Standard chunk (src/standard/), one self-contained module that both builds fetch lazily.
 function lib(mode: string): LibraryOptions {
   if (mode === 'script') return { entry: 'src/script.ts', formats: ['iife'], name: 'Doorway', fileName: () => 'doorway.js' }
   if (mode === 'siwx') return { entry: 'src/siwx/index.ts', formats: ['es'], fileName: () => 'siwx.mjs' }
+  if (mode === 'standard') return { entry: 'src/standard/index.ts', formats: ['es'], fileName: () => 'doorway-standard.js' }
   return { entry: 'src/index.ts', formats: ['es'], fileName: () => 'doorway.mjs' }
 }
 
+// The ESM entry imports the chunk's own build rather than a split of this one: a split chunk would leave
+// in the entry whatever the chunk alone uses of the modules they share (Protocol's Wallet Standard schemas).
+const standardChunk: Plugin = {
+  name: 'doorway-standard-chunk',
+  enforce: 'pre',
+  resolveId: (id) => (id === './standard/index.js' ? { id: './doorway-standard.js', external: true } : null),
+}
+
+// Schema's constructors have no side effects: marked so, the schemas of Protocol that the SDK never
+// checks (the secure-site's, the frame's own params) leave its bundle.
+const pureSchemas = ['string', 'literal', 'oneOf', 'optional', 'array', 'union', 'object', 'record']
+
 export default defineConfig(({ mode }) => ({
+  plugins: mode === 'production' ? [standardChunk] : [],
   define: {
     __DOORWAY_FRAME_URL__: JSON.stringify(frameUrl),
     __DOORWAY_VERSION__: JSON.stringify(`html-doorway-${pkg.version}`),
   },
   build: {
-    emptyOutDir: mode !== 'script' && mode !== 'siwx',
+    emptyOutDir: mode === 'production',
     minify: true,
     sourcemap: true,
     target: 'es2022',
     lib: lib(mode),
     // viem stays the dapp's: its bundler keeps one copy for this and wagmi or whatever else uses it.
-    rollupOptions: mode === 'siwx' ? { external: [/^viem(\/|$)/] } : {},
+    rollupOptions: {
+      treeshake: { manualPureFunctions: pureSchemas, propertyReadSideEffects: false },
+      ...(mode === 'siwx' && { external: [/^viem(\/|$)/] }),
+      // Lib mode leaves ES output's whitespace for the dapp's bundler; the chunk is fetched as it is by the script build.
+      ...(mode === 'standard' && { output: { minify: true } }),
+    },
   },
 }))

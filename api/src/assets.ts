@@ -15,6 +15,16 @@ export function isEvm(chainId: ChainId): boolean {
   return chainId.startsWith('eip155:')
 }
 
+/**
+ * Whether the api reads `network` on `chainId`: its kind (absent: evm) must be its namespace's. Config.parse
+ * refuses any other pairing in the operator's file; this keeps a Config built in code from sending eth_*
+ * to a Solana node.
+ */
+export function serves(chainId: ChainId, network: Network): boolean {
+  const kind = network.kind ?? 'evm'
+  return chainId.startsWith(kind === 'evm' ? 'eip155:' : `${kind}:`)
+}
+
 // The catalogue routes serve /public/getTokenImage/{symbol} (spec §7 image blobs).
 export function iconUrl(publicUrl: string, asset: { symbol: string; iconUrl?: string | undefined }): string {
   return asset.iconUrl ?? `${publicUrl}/public/getTokenImage/${encodeURIComponent(asset.symbol)}`

@@ -5,7 +5,11 @@
  * local stack builds its own (devnet/src/apiConfig.ts) and passes it in (docs/architecture.md §3).
  *
  * The file is a `Config` (below) as JSON; `spamNfts`, `exchange`, `analytics`, `indexer` and `onramp`
- * may be left out, and storage may instead be `{ "kind": "embedded", "dir": "<PGlite directory>" }`:
+ * may be left out, and storage may instead be `{ "kind": "embedded", "dir": "<PGlite directory>" }`.
+ * A network is EVM unless its `kind` says otherwise: `"kind": "solana"` takes a Solana JSON-RPC `rpcUrl`,
+ * SOL with 9 decimals and SPL mints as `tokens`; `"kind": "bip122"` takes an Esplora `esploraUrl`
+ * (Blockstream's or mempool.space's API), BTC with 8 decimals and no tokens. `load` checks every field
+ * (`parse`) and names the first one that is wrong:
  *
  *   {
  *     "host": "0.0.0.0",
@@ -20,10 +24,26 @@
  *         "tokens": [{ "address": "0x…", "name": "USD Coin", "symbol": "USDC", "decimals": 6 }],
  *         "spamNfts": ["0x…"],
  *         "exchange": { "router": "0x…", "factory": "0x…", "weth": "0x…" }
+ *       },
+ *       "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp": {
+ *         "kind": "solana",
+ *         "rpcUrl": "https://solana-rpc.example.com",
+ *         "name": "Solana",
+ *         "nativeCurrency": { "name": "Solana", "symbol": "SOL", "decimals": 9 },
+ *         "testnet": false,
+ *         "tokens": [{ "address": "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "name": "USD Coin", "symbol": "USDC", "decimals": 6 }]
+ *       },
+ *       "bip122:000000000019d6689c085ae165831e93": {
+ *         "kind": "bip122",
+ *         "esploraUrl": "https://blockstream.info/api",
+ *         "name": "Bitcoin",
+ *         "nativeCurrency": { "name": "Bitcoin", "symbol": "BTC", "decimals": 8 },
+ *         "testnet": false,
+ *         "tokens": []
  *       }
  *     },
  *     "projects": { "my-dapp": { "origins": ["https://dapp.example"], "analytics": true } },
- *     "prices": { "ETH": 3000, "USDC": 1 },
+ *     "prices": { "ETH": 3000, "USDC": 1, "SOL": 150, "BTC": 60000 },
  *     "storage": { "kind": "postgres", "url": "postgres://doorway@db.example/doorway" },
  *     "indexer": { "pollMs": 1000, "metadataPrivateHosts": false },
  *     "onramp": { "providerUrl": "https://onramp.example" }
@@ -33,20 +53,35 @@
  */
 import { readFileSync } from 'node:fs'
 import type { ChainId } from '@doorway/shared/Caip'
+import * as ConfigCheck from './configCheck.js'
 
+/** `address` is the token contract on an EVM network and the mint on a Solana one. */
 export type Token = { address: string; name: string; symbol: string; decimals: number; iconUrl?: string }
 
-export type Network = {
-  rpcUrl: string
+type Common = {
   name: string
   nativeCurrency: { name: string; symbol: string; decimals: number }
   testnet: boolean
   tokens: Token[]
+}
+
+/** An EVM network (`kind` absent or 'evm'): JSON-RPC, ERC-20 tokens, the block index, NFTs and swaps. */
+export type EvmNetwork = Common & {
+  kind?: 'evm'
+  rpcUrl: string
   /** NFT contract addresses (any case) whose tokens are flagged spam: the stand-in for a spam-list feed. */
   spamNfts?: string[]
   /** A Uniswap V2 deployment the /v1/convert/* routes quote and build swaps on; absent: no swaps here. */
   exchange?: Exchange
 }
+
+/** A Solana cluster: its JSON-RPC (balances and history by address), SOL (9 decimals) and SPL mints. */
+export type SolanaNetwork = Common & { kind: 'solana'; rpcUrl: string; spamNfts?: never; exchange?: never }
+
+/** A Bitcoin network read through an Esplora server (balances and history by address); BTC has 8 decimals. */
+export type BitcoinNetwork = Common & { kind: 'bip122'; esploraUrl: string; rpcUrl?: never; spamNfts?: never; exchange?: never }
+
+export type Network = EvmNetwork | SolanaNetwork | BitcoinNetwork
 
 /** A Uniswap V2 router, the factory it reads pairs from, and its WETH (which stands for the native currency). */
 export type Exchange = { router: string; factory: string; weth: string }
@@ -75,10 +110,18 @@ export type Config = {
   onramp?: { providerUrl: string }
 }
 
-/** The operator's JSON file DOORWAY_API_CONFIG names: without one the api has nothing to start from. */
+/** The operator's JSON file DOORWAY_API_CONFIG names, checked: without one the api has nothing to start from. */
 export function load(env: NodeJS.ProcessEnv = process.env): Config {
   const file = env.DOORWAY_API_CONFIG
   if (!file)
     throw new Error('Set DOORWAY_API_CONFIG to the api’s JSON configuration file (its shape: api/src/config.ts). Against the local devnet: npx tsx devnet/src/api.ts')
-  return JSON.parse(readFileSync(file, 'utf8')) as Config
+  return parse(JSON.parse(readFileSync(file, 'utf8')))
+}
+
+/**
+ * `value` as a Config, or an error naming the first field that is wrong (`networks["solana:…"].rpcUrl:
+ * expected an http(s) URL`). Unknown fields are refused, so a misspelt one does not silently fall back.
+ */
+export function parse(value: unknown): Config {
+  return ConfigCheck.config(value) as Config
 }

@@ -10,7 +10,7 @@ import type { Context, Hono, MiddlewareHandler } from 'hono'
 /** An error that becomes an HTTP answer; anything else becomes a plain 500 without details. */
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 429 | 502,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 429 | 502 | 503,
     message: string,
   ) {
     super(message)

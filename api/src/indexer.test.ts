@@ -1,7 +1,7 @@
 import { type Hex, encodeAbiParameters, getAddress, pad } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as Anvil from '@doorway/devnet/anvil'
-import type { Network } from './config.js'
+import type { EvmNetwork } from './config.js'
 import { HttpError } from './http.js'
 import * as Indexer from './indexer.js'
 import * as Rpc from './rpc.js'
@@ -246,7 +246,7 @@ describe('decodeLogs', () => {
 })
 
 describe('describe', () => {
-  const network = { ...(config.networks[chainId] as Network), spamNfts: ['0x00000000000000000000000000000000000000DD'] }
+  const network = { ...(config.networks[chainId] as EvmNetwork), spamNfts: ['0x00000000000000000000000000000000000000DD'] }
   const me = '0x00000000000000000000000000000000000000aa'
   const other = '0x00000000000000000000000000000000000000bb'
   const token = '0x00000000000000000000000000000000000000cc'

@@ -139,9 +139,9 @@ export function testConfig(
 export function testDeps(config: Config, overrides: Partial<Deps> = {}): { deps: Deps; calls: { chainId: ChainId; method: string }[] } {
   const calls: { chainId: ChainId; method: string }[] = []
   const rpc = overrides.rpc ?? Rpc.create(config)
-  const counting: Rpc.Rpc = (chainId, method, params) => {
+  const counting: Rpc.Rpc = (chainId, method, params, signal) => {
     calls.push({ chainId, method })
-    return rpc(chainId, method, params)
+    return rpc(chainId, method, params, signal)
   }
   const storage = overrides.storage ?? memoryStorage()
   const indexer = overrides.indexer ?? Indexer.create({ rpc: counting, storage })

@@ -21,10 +21,14 @@ export type LocalStack = {
   exchange?: Partial<Record<ChainId, ApiConfig.Exchange>>
   /** The devnet's sandbox onramp provider (onrampSandbox.ts), if it runs. */
   onrampUrl?: string
+  /** The devnet's Solana chain (solana/rpc.ts) and its SPL mints (solana/tokens.ts), if it runs. */
+  solana?: { chainId: ChainId; rpcUrl: string; tokens: ApiConfig.Token[] }
+  /** The devnet's Esplora stand-in over a regtest chain (bitcoin/esplora.ts), if it runs. */
+  bitcoin?: { chainId: ChainId; esploraUrl: string }
 }
 
-/** What devnet deployed, and where its sandbox onramp listens. */
-export type Deployed = Pick<LocalStack, 'tokens' | 'nfts' | 'exchange' | 'onrampUrl'>
+/** What devnet deployed, and where its sandbox onramp, Solana chain and Esplora stand-in listen. */
+export type Deployed = Pick<LocalStack, 'tokens' | 'nfts' | 'exchange' | 'onrampUrl' | 'solana' | 'bitcoin'>
 
 /** The local stack's configuration: its anvil chains, the demo projects, an embedded database. */
 export function local(stack: LocalStack, env: NodeJS.ProcessEnv = process.env): ApiConfig.Config {
@@ -42,17 +46,31 @@ export function local(stack: LocalStack, env: NodeJS.ProcessEnv = process.env): 
     host: '127.0.0.1',
     port: stack.port,
     publicUrl: `http://127.0.0.1:${stack.port}`,
-    networks: Object.fromEntries(stack.chains.map(network)),
+    networks: { ...Object.fromEntries(stack.chains.map(network)), ...otherNetworks(stack) },
     projects: {
       'doorway-demo': { origins: stack.origins, analytics: true },
       'doorway-wagmi-example': { origins: stack.origins, analytics: true },
       // A project that does not list the demo's origin: the demo shows what a misconfigured app sees.
       'doorway-foreign': { origins: ['https://dapp.example'], analytics: true },
     },
-    prices: { ETH: 3000, DUSD: 1, DWT: 0.25, DUSDT: 1 },
+    prices: { ETH: 3000, DUSD: 1, DWT: 0.25, DUSDT: 1, SOL: 150, BTC: 60_000 },
     storage: { kind: 'embedded', dir: env.DOORWAY_API_DATA ?? '.doorway/api-data' },
     ...(stack.onrampUrl && { onramp: { providerUrl: stack.onrampUrl } }),
   }
+}
+
+/** The devnet's Solana chain and regtest Bitcoin, as the api's networks (config.ts `kind`). */
+function otherNetworks(stack: LocalStack): Partial<Record<ChainId, ApiConfig.Network>> {
+  const networks: Partial<Record<ChainId, ApiConfig.Network>> = {}
+  if (stack.solana) {
+    const { chainId, rpcUrl, tokens } = stack.solana
+    networks[chainId] = { kind: 'solana', rpcUrl, name: 'Solana Devnet (local)', nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 }, testnet: true, tokens }
+  }
+  if (stack.bitcoin) {
+    const { chainId, esploraUrl } = stack.bitcoin
+    networks[chainId] = { kind: 'bip122', esploraUrl, name: 'Bitcoin Regtest (local)', nativeCurrency: { name: 'Bitcoin', symbol: 'BTC', decimals: 8 }, testnet: true, tokens: [] }
+  }
+  return networks
 }
 
 /** This machine's stack (stack.ts: ports and chains, each movable by env) serving what devnet deployed. */

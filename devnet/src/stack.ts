@@ -12,6 +12,10 @@ export const ports = {
   testWallet: port('DOORWAY_TEST_WALLET_PORT', 8792),
   /** The sandbox onramp provider (onrampSandbox.ts): card and bank test payments that deliver devnet funds. */
   onramp: port('DOORWAY_ONRAMP_PORT', 8793),
+  /** The Bitcoin stand-in (bitcoin/esplora.ts): Esplora's HTTP API over a regtest UTXO set that checks signatures. */
+  esplora: port('DOORWAY_ESPLORA_PORT', 8794),
+  /** The Solana chain (solana/rpc.ts): JSON-RPC over litesvm, its websocket on the next port. */
+  solana: port('DOORWAY_SOLANA_PORT', 8899),
   smtp: port('DOORWAY_SMTP_PORT', 2525),
   mail: port('DOORWAY_MAIL_PORT', 8025),
 }
@@ -25,6 +29,8 @@ export const urls = {
   testWallet: `http://127.0.0.1:${ports.testWallet}/`,
   /** The sandbox onramp provider's base URL (no trailing slash: the api appends Coinbase's paths). */
   onramp: `http://127.0.0.1:${ports.onramp}`,
+  solana: `http://127.0.0.1:${ports.solana}`,
+  esplora: `http://127.0.0.1:${ports.esplora}`,
   /** The mail sink's read API: GET /messages?to=ADDRESS. */
   mail: `http://127.0.0.1:${ports.mail}`,
 }

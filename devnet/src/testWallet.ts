@@ -1,7 +1,9 @@
 /**
  * A WalletConnect wallet for tests and local tries of the QR flow: @reown/walletkit over the devnet relay
- * (relay.ts), signing with the devnet's test accounts and sending to the anvil chains. Dev and test only,
- * never shipped. `import * as TestWallet from './testWallet.js'` → `await TestWallet.create({ … })`.
+ * (relay.ts), signing with the devnet's test accounts and sending to the anvil chains. Created with the
+ * `solana`, `bitcoin` or `polkadot` options, its sessions also carry an account of that namespace when the
+ * dapp asks for its chain (testWallet/solana.ts, bitcoin.ts, polkadot.ts). Dev and test only, never
+ * shipped. `import * as TestWallet from './testWallet.js'` → `await TestWallet.create({ … })`.
  * Its state and the steps over it are testWallet/context.ts; proposals and the changes it announces are
  * testWallet/sessions.ts; the answer to each session request is testWallet/requests.ts.
  */
@@ -14,6 +16,9 @@ import { mnemonic } from './tokens.js'
 import * as Context from './testWallet/context.js'
 import * as Requests from './testWallet/requests.js'
 import * as Sessions from './testWallet/sessions.js'
+import type * as Bitcoin from './testWallet/bitcoin.js'
+import type * as Polkadot from './testWallet/polkadot.js'
+import type * as Solana from './testWallet/solana.js'
 
 export { methods, events } from './testWallet/context.js'
 
@@ -21,6 +26,9 @@ export type Chain = { id: number; rpcUrl: string }
 
 /** What the wallet does with a session proposal. */
 export type Policy = 'approve' | 'reject'
+
+/** The wallet's account in a namespace besides eip155, on its one chain (CAIP-2). */
+export type Account = { namespace: Context.OtherNamespace; chainId: string; address: string }
 
 /** One session request the wallet answered, for tests to inspect. */
 export type Handled = {
@@ -35,6 +43,8 @@ export type TestWallet = {
   address(): Address
   /** The chain the wallet is on: what chainChanged last said. */
   chainId(): number
+  /** Its solana, bip122 and polkadot accounts, those it was created with (eip155's is address()). */
+  otherAccounts(): Account[]
   /**
    * Pairs with a `wc:` URI and resolves with what the policy did to the proposal that follows: the
    * session, or `undefined` when it was rejected.
@@ -66,12 +76,14 @@ export async function create(options: create.Options): Promise<TestWallet> {
 
   const policy = options.policy ?? 'approve'
   const account = mnemonicToAccount(mnemonic, { addressIndex: accountIndex })
+  // Before the relay connection, so a failure here leaves nothing open.
+  const others = await Context.others(options)
   const core = new Core({ projectId: 'doorway-test', relayUrl, customStoragePrefix: storagePrefix, logger: 'silent' })
   const kit = await WalletKit.init({
     core,
     metadata: { name: 'Doorway test wallet', description: 'devnet WalletConnect wallet', url: 'http://127.0.0.1', icons: [] },
   })
-  const context: Context.Context = { core, kit, chains, log, handled: [], waiters: new Set(), policy, account, current: chains[0]! }
+  const context: Context.Context = { core, kit, chains, log, handled: [], waiters: new Set(), policy, account, current: chains[0]!, others }
 
   kit.on('session_proposal', (proposal) => Sessions.propose(context, proposal))
   kit.on('session_request', (event) => Requests.respond(context, event))
@@ -80,6 +92,11 @@ export async function create(options: create.Options): Promise<TestWallet> {
   return {
     address: () => context.account.address,
     chainId: () => context.current.id,
+    otherAccounts: () =>
+      Context.otherNamespaces.flatMap((namespace) => {
+        const other = others[namespace]
+        return other ? [{ namespace, chainId: other.chainId, address: other.address }] : []
+      }),
     pair: (uri, { timeoutMs = 30_000 } = {}) => Sessions.pair(context, uri, timeoutMs),
     onProposal: (next) => void (context.policy = next),
     sessions: () => Object.values(kit.getActiveSessions()),
@@ -106,5 +123,11 @@ export declare namespace create {
     policy?: Policy
     /** Receives one line per thing the wallet does (the CLI prints them). */
     log?: (line: string) => void
+    /** Offer solana dev key 0 (solana/keys.ts) on `chainId`, sending to `rpcUrl` (solana/rpc.ts). */
+    solana?: Solana.Options
+    /** Offer the payment account of bitcoin dev key 0 (bitcoin/keys.ts) on `chainId`, over the Esplora API at `esploraUrl`. */
+    bitcoin?: Bitcoin.Options
+    /** Offer `//Alice` (sr25519) on `chainId`; there is no chain behind it, only signatures. */
+    polkadot?: Polkadot.Options
   }
 }

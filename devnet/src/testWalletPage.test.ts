@@ -6,6 +6,8 @@
 import { request } from 'node:http'
 import { toHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import * as BitcoinKeys from './bitcoin/keys.js'
+import * as SolanaKeys from './solana/keys.js'
 import * as TestWalletPage from './testWalletPage.js'
 import * as TestDapp from './testDapp.js'
 
@@ -82,6 +84,36 @@ describe('start', () => {
 
   test('behavior: GET /state before any action reports a wallet not yet started', async () => {
     expect(await state()).toMatchObject({ started: false, address: null, chains: [31337, 31338], sessions: [] })
+  })
+
+  test('behavior: without other namespaces the page has no row for their accounts', async () => {
+    expect(await (await fetch(page.url)).text()).not.toContain('id="accounts"')
+    expect((await state()).accounts).toEqual([])
+  })
+
+  test('behavior: with solana, bitcoin and polkadot on, the wallet it starts lists those accounts', async () => {
+    // Nothing here sends, so the chains' URLs are never called.
+    const other = await TestWalletPage.start({
+      port: 0,
+      relayUrl: devnet.relay.url,
+      chains,
+      solana: { rpcUrl: 'http://127.0.0.1:9', chainId: 'solana:4sGjMW1sUnHzSxGspuhpqLDx6wiyjNtZ' },
+      bitcoin: { esploraUrl: 'http://127.0.0.1:9', chainId: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328' },
+      polkadot: { chainId: 'polkadot:e143f23803ac50e8f6f8e62695d1ce9e' },
+    })
+    try {
+      expect(await (await fetch(other.url)).text()).toContain('<dt>Other accounts</dt><dd><ul id="accounts"></ul></dd>')
+      // Any action starts the wallet; disconnecting with no session changes nothing else.
+      const res = await fetch(new URL('/disconnect', other.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+      const { accounts } = (await res.json()) as TestWalletPage.State
+      expect(accounts).toEqual([
+        { namespace: 'solana', chainId: 'solana:4sGjMW1sUnHzSxGspuhpqLDx6wiyjNtZ', address: SolanaKeys.address(0) },
+        { namespace: 'bip122', chainId: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328', address: BitcoinKeys.payment(0).address },
+        { namespace: 'polkadot', chainId: 'polkadot:e143f23803ac50e8f6f8e62695d1ce9e', address: '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY' },
+      ])
+    } finally {
+      await other.stop()
+    }
   })
 
   test('error: a host other than loopback is refused', async () => {

@@ -20,8 +20,8 @@ export const limits = {
 }
 
 export function start(options: start.Options): Promise<start.ReturnType> {
-  const { port, relayUrl, chains, host } = options
-  const app = createApp(relayUrl, chains)
+  const { port, relayUrl, chains, host, solana, bitcoin, polkadot } = options
+  const app = createApp(relayUrl, chains, { solana, bitcoin, polkadot })
   const handler = (req: IncomingMessage, res: ServerResponse) => void handle(app, req, res)
   return listenLoopback({ name: 'test wallet page', port, host, handle: handler, finish: app.stop }).then((served) => ({ ...served, url: `${served.url}/` }))
 }
@@ -34,9 +34,12 @@ export declare namespace start {
     chains: readonly TestWallet.Chain[]
     /** A loopback address. Default 127.0.0.1. */
     host?: string
-  }
+  } & Others
   type ReturnType = { url: string; stop(): Promise<void> }
 }
+
+/** The wallet's namespaces besides eip155, as TestWallet.create takes them: each on when given. */
+type Others = Pick<TestWallet.create.Options, 'solana' | 'bitcoin' | 'polkadot'>
 
 /** What GET /state answers. Until the first action the wallet is not started and has no account. */
 export type State = {
@@ -46,6 +49,8 @@ export type State = {
   account: number
   chainId: number | null
   chains: number[]
+  /** Its solana, bip122 and polkadot accounts (those it was started with), once started. */
+  accounts: TestWallet.Account[]
   pairing: boolean
   sessions: { topic: string; peer: string }[]
   /** The last answered requests, newest first. */
@@ -55,7 +60,7 @@ export type State = {
 
 type App = ReturnType<typeof createApp>
 
-function createApp(relayUrl: string, chains: readonly TestWallet.Chain[]) {
+function createApp(relayUrl: string, chains: readonly TestWallet.Chain[], others: Others) {
   let wallet: Promise<TestWallet.TestWallet> | undefined
   let started: TestWallet.TestWallet | undefined
   let account = 0
@@ -66,7 +71,7 @@ function createApp(relayUrl: string, chains: readonly TestWallet.Chain[]) {
 
   // Lazily, and once: a failed start is forgotten so the next action tries again (the relay may be up now).
   function ready(): Promise<TestWallet.TestWallet> {
-    wallet ??= TestWallet.create({ relayUrl, chains, storagePrefix: 'doorway-test-wallet-page' }).then(
+    wallet ??= TestWallet.create({ relayUrl, chains, storagePrefix: 'doorway-test-wallet-page', ...others }).then(
       (created) => (started = created),
       (error: Error) => {
         wallet = undefined
@@ -83,6 +88,7 @@ function createApp(relayUrl: string, chains: readonly TestWallet.Chain[]) {
       account,
       chainId: started?.chainId() ?? null,
       chains: chains.map((c) => c.id),
+      accounts: started?.otherAccounts() ?? [],
       pairing,
       sessions: (started?.sessions() ?? []).map((s) => ({ topic: s.topic, peer: s.peer.metadata.name || 'unnamed dapp' })),
       requests: (started?.requests() ?? []).slice(-limits.requests).reverse(),
@@ -138,7 +144,8 @@ function createApp(relayUrl: string, chains: readonly TestWallet.Chain[]) {
     await w?.stop()
   }
 
-  return { page: html(chains.map((c) => c.id)), state, pair, chain, changeAccount, disconnect, stop }
+  const hasOthers = Object.values(others).some((o) => o !== undefined)
+  return { page: html(chains.map((c) => c.id), hasOthers), state, pair, chain, changeAccount, disconnect, stop }
 }
 
 type Route = { GET?: (app: App) => unknown; POST?: (app: App, body: Body) => Promise<unknown> }
@@ -242,6 +249,7 @@ function render(next) {
   state = next
   $('address').textContent = next.started ? next.address + ' (account ' + next.account + ')' : 'not started: pair or press a button below'
   $('chain').textContent = next.chainId ?? '—'
+  if ($('accounts')) list('accounts', next.accounts, next.started ? 'none' : 'not started', (a) => a.namespace + ': ' + a.address + ' on ' + a.chainId)
   list('sessions', next.sessions, 'none', (s) => s.peer + ' · ' + s.topic.slice(0, 8) + '…')
   list('requests', next.requests, 'none yet', (r) =>
     r.method + ' on ' + r.chainId + ' → ' + (r.error ? 'error ' + r.error.code + ' ' + r.error.message : JSON.stringify(r.result)))
@@ -309,8 +317,11 @@ const csp = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-/** The page's markup: only the chain ids come from the options, and they are numbers. */
-function html(chainIds: readonly number[]): string {
+/**
+ * The page's markup: only the chain ids come from the options, and they are numbers. The other
+ * namespaces' accounts, when the wallet has some, are filled in from /state.
+ */
+function html(chainIds: readonly number[], hasOthers: boolean): string {
   const switches = chainIds.map((id) => `<button type="button" data-chain="${id}">Switch to chain ${id}</button>`).join('\n')
   return `<!doctype html>
 <html lang="en">
@@ -341,6 +352,7 @@ answers over the local relay with the anvil test accounts.</p>
 <dl>
 <dt>Account</dt><dd id="address">—</dd>
 <dt>Chain</dt><dd id="chain">—</dd>
+${hasOthers ? '<dt>Other accounts</dt><dd><ul id="accounts"></ul></dd>' : ''}
 </dl>
 ${switches}
 <button type="button" id="next-account">Next account</button>

@@ -3,14 +3,16 @@ import * as Ids from '@doorway/shared/Ids'
 import * as Protocol from '@doorway/shared/Protocol'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { createModal } from './Modal.js'
+import type { NetworkOption } from './types.js'
 
 const frameUrl = 'https://frame.example/'
 const anvil = { id: 31337, name: 'Anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 } }
 const state: Protocol.ModalState = { open: true, view: 'Connect', loading: false, status: 'disconnected' }
 const sent = { status: 'sent', hash: `0x${'ab'.repeat(32)}`, chainId: 'eip155:31337' } as const
+const localnet = { id: 'localnet', caipNetworkId: 'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z', name: 'Solana Localnet', nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 } } as const
 
-/** Plays the frame: answers the handshake, records the SDK's calls and answers them with `state`. */
-async function frame(modal: { element: HTMLElement }) {
+/** Plays the frame: answers the handshake, records the SDK's calls and answers them with `state`, or with `errors[method]`. */
+async function frame(modal: { element: HTMLElement }, errors: Record<string, { code: number; message: string }> = {}) {
   const iframe = modal.element as HTMLIFrameElement
   // The SDK places and loads its frame after the host's first paint (issue 14).
   await vi.waitFor(() => expect(iframe.src).toBe(frameUrl))
@@ -22,15 +24,16 @@ async function frame(modal: { element: HTMLElement }) {
   const calls: { method: string; params: unknown }[] = []
   const replies = new Map<string, (value: unknown) => void>()
   port.addEventListener('message', ({ data }) => {
-    if (data.type !== 'APPLY') return replies.get(data.id)?.(data.value.value)
+    if (data.type !== 'APPLY') return replies.get(data.id)?.(data.value)
     const method = data.path[0]
     const params = data.argumentList[0].value
     calls.push({ method, params })
-    const value = method === 'open' ? { ...state, view: params.view ?? 'Connect' } : state
-    port.postMessage({ id: data.id, type: 'RAW', value: { ok: true, value } })
+    const value = method === 'open' ? { ...state, view: params.view ?? 'Connect' } : method === 'standardWallets' ? null : state
+    const error = errors[method]
+    port.postMessage({ id: data.id, type: 'RAW', value: error ? { ok: false, error } : { ok: true, value } })
   })
   port.start()
-  /** Calls the SDK's side, as the frame does: an event, or a request on a host wallet. */
+  /** Calls the SDK's side, as the frame does (an event, a request on a host wallet); answers the reply's envelope. */
   const call = (method: keyof Protocol.HostApi['params'], params: unknown) =>
     new Promise((resolve) => {
       const id = Ids.random()
@@ -42,10 +45,12 @@ async function frame(modal: { element: HTMLElement }) {
 }
 
 let cleanup: (() => void)[] = []
-function setup() {
-  const modal = createModal({ projectId: 'p', networks: [anvil], frameUrl, embedded: document.body })
+function setup(networks: NetworkOption[] = [anvil]) {
+  const loadStandard = vi.fn(() => import('./standard/index.js'))
+  const modal = createModal({ projectId: 'p', networks, frameUrl, embedded: document.body }, loadStandard)
   cleanup.push(() => modal.destroy())
-  return { modal, frame: () => frame(modal).then((f) => (cleanup.push(() => f.port.close()), f)) }
+  const connect = (errors?: Parameters<typeof frame>[1]) => frame(modal, errors).then((f) => (cleanup.push(() => f.port.close()), f))
+  return { modal, frame: connect, loadStandard }
 }
 
 beforeEach(() => vi.stubGlobal('__DOORWAY_VERSION__', 'html-doorway-test'))
@@ -90,7 +95,7 @@ describe('loading (issue 14)', () => {
     await vi.waitFor(() => expect(iframe.src).toBe(frameUrl))
     expect(iframe.isConnected).toBe(true)
 
-    const early = createModal({ projectId: 'p', networks: [anvil], frameUrl, embedded: document.body })
+    const early = createModal({ projectId: 'p', networks: [anvil], frameUrl, embedded: document.body }, () => import('./standard/index.js'))
     cleanup.push(() => early.destroy())
     void early.open().catch(() => {})
     expect((early.element as HTMLIFrameElement).src).toBe(frameUrl)
@@ -127,5 +132,65 @@ describe('destroy', () => {
     modal.destroy()
     expect(removed.mock.calls).toEqual(added.mock.calls)
     expect(vi.getTimerCount()).toBe(0)
+  })
+})
+
+describe('runtime networks (spec §4 "Account type and adapters")', () => {
+  test('param: each call goes to the frame with its networks converted; a viem chain takes the namespace given', async () => {
+    const { modal, frame: connect } = setup()
+    const { calls } = await connect()
+    const base = { id: 8453, name: 'Base', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['https://base.example'] } } }
+    await modal.addNetwork('eip155', base)
+    await modal.removeNetwork('eip155', 8453)
+    await modal.addAdapter({ namespace: 'bip122' }, [{ id: '000000000019d6689c085ae165831e93', name: 'Bitcoin', nativeCurrency: { name: 'Bitcoin', symbol: 'BTC', decimals: 8 } }])
+    await modal.removeAdapter('bip122')
+    const edits = calls.filter((c) => c.method === 'editNetworks').map((c) => c.params)
+    expect(edits).toEqual([
+      { op: 'addNetwork', namespace: 'eip155', network: { caipNetworkId: 'eip155:8453', name: 'Base', nativeCurrency: base.nativeCurrency, rpcUrl: 'https://base.example', testnet: false } },
+      { op: 'removeNetwork', namespace: 'eip155', id: 8453 },
+      { op: 'addAdapter', namespace: 'bip122', networks: [expect.objectContaining({ caipNetworkId: 'bip122:000000000019d6689c085ae165831e93' })] },
+      { op: 'removeAdapter', namespace: 'bip122' },
+    ])
+    expect(edits.every(Protocol.frameParams.editNetworks)).toBe(true)
+  })
+
+  test('error: the frame\'s refusal reaches the dapp as its typed error', async () => {
+    const { modal, frame: connect } = setup()
+    await connect({ editNetworks: { code: 5000, message: 'Cannot remove last network for a namespace' } })
+    await expect(modal.removeNetwork('eip155', 31337)).rejects.toMatchObject({ code: 5000, message: 'Cannot remove last network for a namespace' })
+  })
+
+  test('error: a network that is not one is refused before it is sent', async () => {
+    const { modal, frame: connect } = setup()
+    const { calls } = await connect()
+    await expect(modal.addNetwork('eip155', null as never)).rejects.toMatchObject({ name: 'ConfigError' })
+    expect(calls.map((c) => c.method)).not.toContain('editNetworks')
+  })
+})
+
+describe('Wallet Standard chunk (issue 23)', () => {
+  test('behavior: loaded only with a solana network, at createModal or when one is added', async () => {
+    const evm = setup()
+    const { calls } = await evm.frame()
+    expect(evm.loadStandard).not.toHaveBeenCalled()
+    await evm.modal.addNetwork('eip155', { ...anvil, id: 31338 })
+    expect(evm.loadStandard).not.toHaveBeenCalled()
+    await evm.modal.addAdapter({ namespace: 'solana' }, [localnet])
+    expect(evm.loadStandard).toHaveBeenCalledOnce()
+    await vi.waitFor(() => expect(calls.map((c) => c.method)).toContain('standardWallets'))
+    await evm.modal.addNetwork('solana', { ...localnet, caipNetworkId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' })
+    expect(evm.loadStandard).toHaveBeenCalledOnce()
+
+    const solana = setup([anvil, localnet])
+    expect(solana.loadStandard).toHaveBeenCalledOnce()
+    const frame = await solana.frame()
+    await vi.waitFor(() => expect(frame.calls.find((c) => c.method === 'standardWallets')?.params).toEqual({ wallets: [] }))
+  })
+
+  test('error: a standardRequest before the chunk loaded is refused', async () => {
+    const { frame: connect } = setup()
+    const { call } = await connect()
+    const reply = await call('standardRequest', { id: 'a'.repeat(32), feature: 'standard:connect', input: {} })
+    expect(reply).toMatchObject({ ok: false, error: { code: 4100 } })
   })
 })

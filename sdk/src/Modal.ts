@@ -3,10 +3,13 @@
  * origin (docs/architecture.md §4). `open()` is only a message and `showModal()`. This composes the parts in
  * internal/: the elements (dialog), one opening and its promise (opening), the frame and its channel
  * (frame), the dapp's events (events), the EIP-1193 provider (provider) and the page's wallets (wallets).
+ * The page's Solana wallets are a chunk of their own (standard/), which `loadStandard` fetches only once
+ * the dapp has a solana network: the ESM entry imports it, the script build fetches it from beside itself.
  * Module boundaries pass functions and tuples, not objects: their names would survive minifying.
  */
 import * as Errors from '@doorway/shared/Errors'
 import * as Logger from '@doorway/shared/Logger'
+import * as Protocol from '@doorway/shared/Protocol'
 import { sdk as text } from '@doorway/shared/Texts'
 import * as Dialog from './internal/dialog.js'
 import * as Events from './internal/events.js'
@@ -16,6 +19,7 @@ import * as Options from './internal/options.js'
 import * as Provider from './internal/provider.js'
 import * as Siwx from './internal/siwx.js'
 import * as Wallets from './internal/wallets.js'
+import type * as Standard from './standard/index.js'
 import type { Modal, Options as ModalOptions, State } from './types.js'
 
 declare const __DOORWAY_FRAME_URL__: string
@@ -24,7 +28,7 @@ declare const __DOORWAY_VERSION__: string
 // Wallet prompts and modal flows wait on a person; they still end.
 const personTimeoutMs = 300_000
 
-export function createModal(options: ModalOptions): Modal {
+export function createModal(options: ModalOptions, loadStandard: () => Promise<typeof Standard>): Modal {
   const log = Logger.console_('sdk')
   const config = Options.resolve(options, __DOORWAY_VERSION__)
   const url = new URL(options.frameUrl ?? __DOORWAY_FRAME_URL__)
@@ -54,10 +58,20 @@ export function createModal(options: ModalOptions): Modal {
       event: (event) => Events.fromFrame(event, setState, opening, emit, provider),
       walletRequest: ({ uuid, request }) => wallets.request(uuid, request),
       siwx: (call) => Siwx.call(options.siwx ?? options.siweConfig, call),
+      standardRequest: (params) => (relay ?? Promise.reject(Errors.unknownWallet())).then((request) => request(params)),
     },
     (channel) => channel.call('init', { config, wallets: wallets.list() }).then(setState),
   )
   const provider = Provider.create((request) => (load(), call('request', request, { timeoutMs: personTimeoutMs })))
+  let relay: Promise<Standard.Request> | undefined
+  const loadRelay = () => void (relay ??= loadStandard().then((chunk) => chunk.start(call, log, lifetime.signal))).catch(log.error)
+  if (config.networks.some((n) => n.caipNetworkId.startsWith('solana:'))) loadRelay()
+  // spec §4 "Account type and adapters": the frame applies the rules and answers their errors (spec §8).
+  // A solana edit the frame accepted means the dapp has solana networks (a removal, that it had them: loaded already).
+  const edit = async (params: Protocol.EditNetworks) => {
+    setState(await call('editNetworks', params))
+    if (params.namespace === 'solana') loadRelay()
+  }
   return {
     element,
     open(openOptions = {}) {
@@ -71,6 +85,10 @@ export function createModal(options: ModalOptions): Modal {
     async close() {
       if (end({ status: 'closed' })) await call('close', {}).then(setState, log.warn)
     },
+    addNetwork: async (namespace, network) => edit({ op: 'addNetwork', namespace, network: Options.network(network, namespace) }),
+    removeNetwork: async (namespace, id) => edit({ op: 'removeNetwork', namespace, id }),
+    addAdapter: async ({ namespace }, networks) => edit({ op: 'addAdapter', namespace, networks: networks.map((n) => Options.network(n, namespace)) }),
+    removeAdapter: async (namespace) => edit({ op: 'removeAdapter', namespace }),
     getState: () => ({ ...state }),
     getProvider: () => provider,
     subscribe,

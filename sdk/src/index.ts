@@ -1,7 +1,12 @@
-export { createModal } from './Modal.js'
+import * as Modal from './Modal.js'
+import type { Modal as ModalType, Options } from './types.js'
+
+/** The modal (docs/sdk.md). Its Wallet Standard chunk is a module of its own, imported only when the dapp has a solana network. */
+export const createModal = (options: Options): ModalType => Modal.createModal(options, () => import('./standard/index.js'))
 export type {
   Account,
   AccountTypes,
+  Adapter,
   CustomWallet,
   Events,
   Features,

@@ -1,6 +1,7 @@
 // Type-level checks: `npx tsc -p tsconfig.json` fails when one no longer holds.
+import type * as Chains from 'viem/chains'
 import { describe, expectTypeOf, test } from 'vitest'
-import type { OpenOptions, OpenResult } from './types.js'
+import type { Adapter, Modal, NetworkOption, OpenOptions, OpenResult } from './types.js'
 
 describe('OpenOptions', () => {
   test('param: arguments only with the Send view', () => {
@@ -30,5 +31,15 @@ describe('OpenResult', () => {
 
   test('behavior: includes what the Swap flow settles with', () => {
     expectTypeOf<{ status: 'swapped'; hash: string; chainId: 'eip155:31337' }>().toExtend<OpenResult>()
+  })
+})
+
+describe('Modal runtime networks', () => {
+  test('param: a viem chain is a network to add; namespaces are the four CAIP ones', () => {
+    expectTypeOf<typeof Chains.base>().toExtend<NetworkOption>()
+    expectTypeOf<Parameters<Modal['addNetwork']>[0]>().toEqualTypeOf<'eip155' | 'solana' | 'polkadot' | 'bip122'>()
+    expectTypeOf<{ namespace: 'solana' }>().toExtend<Adapter>()
+    expectTypeOf<{ namespace: 'cosmos' }>().not.toExtend<Adapter>()
+    expectTypeOf<Parameters<Modal['removeNetwork']>[1]>().toEqualTypeOf<string | number>()
   })
 })

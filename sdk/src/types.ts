@@ -20,7 +20,10 @@ export type NetworkOption = {
 export type Options = {
   /** Your project id, sent with every api call (spec §7). Missing: the SDK logs an error and the modal shows the configuration alert (spec §8). */
   projectId: string
-  /** The dapp's networks, at least one. A viem `Chain` works as it is; other namespaces set `chainNamespace` or `caipNetworkId`. */
+  /**
+   * The dapp's networks, at least one. A viem `Chain` works as it is; other namespaces set `chainNamespace` or
+   * `caipNetworkId`. With a solana network the SDK fetches its Wallet Standard chunk (under 2 KB), which finds the page's Solana wallets.
+   */
   networks: readonly NetworkOption[]
   /**
    * The network used before a wallet connects.
@@ -150,8 +153,33 @@ export type Provider = {
   removeListener(event: string, listener: (data: any) => void): Provider
 }
 
+/**
+ * A chain adapter (spec §4 "Account type and adapters"): the namespace whose networks the modal serves,
+ * `'eip155'`, `'solana'`, `'bip122'` or `'polkadot'`.
+ */
+export type Adapter = { namespace: Caip.Namespace }
+
 export type Modal = {
   open(options?: OpenOptions): Promise<OpenResult>
+  /**
+   * Adds a network to the adapter of `namespace` (spec §4); a network without `chainNamespace` or
+   * `caipNetworkId` belongs to `namespace`. Rejects with 'Adapter for namespace {namespace} doesn't
+   * exist' when the modal has no such adapter (spec §8). A solana network loads the Wallet Standard
+   * chunk, which finds the page's Solana wallets.
+   */
+  addNetwork(namespace: Caip.Namespace, network: NetworkOption): Promise<void>
+  /**
+   * Removes the network of `namespace` whose `id` is `id` (`NetworkOption.id`, as given). Rejects with
+   * 'Network with ID {id} not found', or 'Cannot remove last network for a namespace' (spec §8).
+   */
+  removeNetwork(namespace: Caip.Namespace, id: string | number): Promise<void>
+  /** Adds an adapter for `adapter.namespace` with its networks (each converted as in `addNetwork`). A solana one loads the Wallet Standard chunk. */
+  addAdapter(adapter: Adapter, networks: readonly NetworkOption[]): Promise<void>
+  /**
+   * Removes the adapter of `namespace` and its networks; rejects with 'Adapter not found' when there is
+   * none (spec §8). Ignored while the person is connected on that namespace.
+   */
+  removeAdapter(namespace: Caip.Namespace): Promise<void>
   close(): Promise<void>
   getState(): State
   getProvider(): Provider

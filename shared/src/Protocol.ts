@@ -234,6 +234,61 @@ export type WalletEvent = S.Infer<typeof walletEvent>
 const nothing = S.literal(null)
 
 /**
+ * Wallet Standard wallets on the host page (issue 23, docs/architecture.md §4): the SDK's host chunk
+ * (sdk/src/standard/) discovers them and serialises each explicitly (a wallet's account objects keep
+ * their data behind getters, which structured clone drops). Bytes cross as Uint8Array. The frame calls
+ * only these features; `standard:events` stays on the host, which forwards account changes.
+ */
+export const standardFeatures = [
+  'standard:connect',
+  'standard:disconnect',
+  'solana:signTransaction',
+  'solana:signAndSendTransaction',
+  'solana:signMessage',
+  'solana:signIn',
+] as const
+export type StandardFeature = (typeof standardFeatures)[number]
+/** The random 128-bit id the host chunk gives each wallet object it found. */
+const standardId = S.string({ pattern: /^[0-9a-f]{32}$/ })
+export const bytes = (max: number): S.Schema<Uint8Array> => (x): x is Uint8Array => x instanceof Uint8Array && x.length <= max
+const standardChain = S.string({ min: 3, max: 64, pattern: /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,48}$/ })
+const standardIcon = S.string({ max: 131_072, pattern: /^data:image\/(svg\+xml|png|jpeg|webp|gif)(;base64)?,/ })
+export const standardAccount = S.object({
+  address: S.string({ min: 1, max: 128 }),
+  publicKey: bytes(64),
+  chains: S.array(standardChain, 16),
+  features: S.array(S.string({ max: 64 }), 32),
+  label: S.optional(S.string({ max: 64 })),
+  icon: S.optional(standardIcon),
+})
+export type StandardAccount = S.Infer<typeof standardAccount>
+export const standardWallet = S.object({
+  id: standardId,
+  name: S.string({ min: 1, max: 64 }),
+  icon: standardIcon,
+  version: S.string({ max: 16 }),
+  chains: S.array(standardChain, 16),
+  /** Only the features of `standardFeatures` the wallet has. */
+  features: S.array(/* @__PURE__ */ S.oneOf(standardFeatures), standardFeatures.length),
+  accounts: S.array(standardAccount, 16),
+})
+export type StandardWallet = S.Infer<typeof standardWallet>
+
+/**
+ * The dapp changes its networks at runtime (spec §4 "Account type and adapters"): `addNetwork`,
+ * `removeNetwork`, `addAdapter`, `removeAdapter`. The SDK only converts the networks it is given
+ * (viem chains too) and forwards the call; the frame applies the spec's rules and answers their errors
+ * (spec §8), so the rules and messages cost the 7 KB SDK nothing.
+ */
+export const editNetworks = S.union(
+  S.object({ op: S.literal('addNetwork'), namespace: S.oneOf(Caip.namespaces), network }),
+  S.object({ op: S.literal('removeNetwork'), namespace: S.oneOf(Caip.namespaces), id: S.union(S.string({ min: 1, max: 64 }), S.number) }),
+  S.object({ op: S.literal('addAdapter'), namespace: S.oneOf(Caip.namespaces), networks: S.array(network, 64) }),
+  S.object({ op: S.literal('removeAdapter'), namespace: S.oneOf(Caip.namespaces) }),
+)
+export type EditNetworks = S.Infer<typeof editNetworks>
+
+/**
  * `open({ view: 'Send' | 'Swap', arguments })` (issues 8, 11). The channel takes any small record of strings and
  * numbers, so that a wrong key or type reaches the frame, which answers it with a clear error naming
  * the argument (a call that failed this check would be dropped and time out instead).
@@ -272,6 +327,11 @@ export const frameParams = {
   open: S.object({ view: S.optional(/* @__PURE__ */ S.oneOf(openableViews)), arguments: S.optional(sendArguments) }),
   /** The dapp's close (silent: the host already closed); `person`: Escape on the host's dialog, as in the frame. */
   close: S.object({ person: S.optional(S.boolean) }),
+  /** The Wallet Standard wallets the host chunk found (sent whenever the list changes). */
+  standardWallets: S.object({ wallets: S.array(standardWallet, 32) }),
+  /** A Wallet Standard wallet's accounts changed (its `standard:events` change). */
+  standardEvent: S.object({ id: standardId, accounts: S.array(standardAccount, 16) }),
+  editNetworks,
 }
 export const frameResults = {
   init: modalState,
@@ -280,6 +340,9 @@ export const frameResults = {
   request: S.unknown,
   open: modalState,
   close: modalState,
+  standardWallets: nothing,
+  standardEvent: nothing,
+  editNetworks: modalState,
 } satisfies Record<keyof typeof frameParams, unknown>
 export type FrameApi = { params: typeof frameParams; results: typeof frameResults }
 
@@ -327,8 +390,14 @@ export const hostParams = {
   walletRequest: S.object({ uuid: S.string({ max: 64 }), request: rpcRequest }),
   /** Call one of the dapp's sign-in functions; the frame checks each answer by function (frame-app/src/features/siwx/siwx.ts). */
   siwx: S.object({ fn: /* @__PURE__ */ S.oneOf(siwxFunctions), args: S.array(S.unknown, 2) }),
+  /**
+   * Call one allowlisted feature of a Wallet Standard wallet the host chunk found, with one input. An
+   * input names its account by `address`; the host swaps in the wallet's own account object. The frame
+   * checks each answer by feature.
+   */
+  standardRequest: S.object({ id: standardId, feature: /* @__PURE__ */ S.oneOf(standardFeatures), input: S.isPlainObject }),
 }
-export const hostResults = { event: nothing, walletRequest: S.unknown, siwx: S.unknown } satisfies Record<keyof typeof hostParams, unknown>
+export const hostResults = { event: nothing, walletRequest: S.unknown, siwx: S.unknown, standardRequest: S.unknown } satisfies Record<keyof typeof hostParams, unknown>
 export type HostApi = { params: typeof hostParams; results: typeof hostResults }
 
 /**
@@ -341,10 +410,24 @@ const op = S.string({ pattern: /^[0-9a-f]{32}$/ })
 const evmAddress = S.string({ pattern: /^0x[0-9a-fA-F]{40}$/ })
 const hexData = S.string({ max: 262_144, pattern: /^0x[0-9a-fA-F]*$/ })
 const accountEmail = S.string({ min: 3, max: 254 })
-export const embeddedAccount = S.object({ email: accountEmail, address: evmAddress })
+/** A Solana address: base58 of 32 bytes. */
+const solanaAddress = S.string({ min: 32, max: 44, pattern: /^[1-9A-HJ-NP-Za-km-z]+$/ })
+/**
+ * The embedded wallet's accounts: its EVM address and its Solana address (SLIP-0010 m/44'/501'/0'/0' of
+ * the same seed, docs/embedded-wallet.md §1). Every unlock derives both, so every answer carries both.
+ */
+export const embeddedAccount = S.object({ email: accountEmail, address: evmAddress, solanaAddress })
 export type EmbeddedAccount = S.Infer<typeof embeddedAccount>
-/** spec §4 unsafe methods we sign in this version (docs/embedded-wallet.md §6 lists the rest of AppKit's 11). */
-export const embeddedUnsafeMethods = ['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction'] as const
+/**
+ * spec §4 unsafe methods we sign in this version (docs/embedded-wallet.md §6 lists the rest of AppKit's 11).
+ * The Solana ones take a `solana:` chainId and one param: the transaction's wire bytes (solana_signTransaction)
+ * or the message's bytes (solana_signMessage), as standard base64.
+ */
+export const embeddedUnsafeMethods = ['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction', 'solana_signTransaction', 'solana_signMessage'] as const
+/** solana_signTransaction's answer: the whole wire transaction (at most 1232 bytes) with the signature in slot 0, as base64. */
+const signedSolanaTransaction = S.string({ min: 4, max: 1644, pattern: /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/ })
+/** solana_signMessage's answer: the 64-byte ed25519 signature, as base58. */
+const solanaSignature = S.string({ min: 64, max: 88, pattern: /^[1-9A-HJ-NP-Za-km-z]+$/ })
 /** The host page's origin as the frame pinned it at the handshake; the secure-site shows it as reported. */
 const hostOrigin = S.string({ min: 1, max: 200, pattern: /^https?:\/\/[^/?#\s]+$/ })
 
@@ -384,7 +467,8 @@ export const secureParams = {
   /**
    * An unsafe request, approved or rejected by the person inside the secure-site (docs/embedded-wallet.md §7). For
    * eth_sendTransaction the frame has filled nonce, gas and fees, and gets back the signed raw
-   * transaction to broadcast; the secure-site has no chain access.
+   * transaction to broadcast; for solana_signTransaction the frame has set the fee payer and blockhash, and
+   * gets back the signed wire transaction to broadcast. The secure-site has no chain access.
    */
   sign: S.object({
     op,
@@ -423,7 +507,8 @@ export const secureResults = {
   awaitDevice: S.object({ account: embeddedAccount }),
   resendDevice: S.object({ expiresAt: S.number }),
   abort: nothing,
-  sign: S.object({ result: hexData }),
+  /** eth_*: hex; solana_signTransaction: base64; solana_signMessage: base58. */
+  sign: S.object({ result: S.union(hexData, signedSolanaTransaction, solanaSignature) }),
   signOut: nothing,
   exportKey: nothing,
   manageWallet: nothing,

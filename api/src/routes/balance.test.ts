@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as Anvil from '@doorway/devnet/anvil'
 import * as Tokens from '@doorway/devnet/tokens'
 import * as App from '../app.js'
-import type { Config } from '../config.js'
+import type { Config, EvmNetwork } from '../config.js'
 import type { Deps } from '../deps.js'
 import { memoryStorage, projectId, testConfig, testDeps } from '../testing.js'
 
@@ -272,7 +272,7 @@ describe('GET /v1/account/:address/balance', () => {
   })
 
   test('error: a node that does not answer is a 502 naming the network, not a stack trace', async () => {
-    const dead = { ...config, networks: { [local]: { ...config.networks[local]!, rpcUrl: 'http://127.0.0.1:1' } } }
+    const dead = { ...config, networks: { [local]: { ...(config.networks[local] as EvmNetwork), rpcUrl: 'http://127.0.0.1:1' } } }
     const { get } = setup({ config: dead })
     expectError(await get(balancePath(Tokens.holders[0]!), { chainId: local }), 502, `The node for ${local} did not answer`)
   })

@@ -1,7 +1,8 @@
 /**
  * Balances, prices and identity (spec §7): GET /v1/account/{address}/balance, POST /v1/fungible/price,
  * GET /v1/identity/{address} and GET /v1/supported-chains, in the response shapes of Reown's blockchain
- * API. Balances come from the configured nodes, prices from `config.prices`, names from storage.
+ * API. Balances come from the configured nodes (EVM and Solana JSON-RPC, Bitcoin's Esplora), prices from
+ * `config.prices`, names from storage.
  */
 import * as Caip from '@doorway/shared/Caip'
 import * as Constants from '@doorway/shared/Constants'
@@ -13,7 +14,11 @@ import { formatUnits } from '@doorway/shared/Format'
 import { Hono } from 'hono'
 import * as Assets from '../assets.js'
 import * as Cache from '../cache.js'
-import type { Config, Network } from '../config.js'
+import * as Addresses from '../chains/Addresses.js'
+import * as Bitcoin from '../chains/Bitcoin.js'
+import * as Esplora from '../chains/Esplora.js'
+import * as SolanaBalances from '../chains/SolanaBalances.js'
+import type { Config, EvmNetwork, Network } from '../config.js'
 import type { Deps } from '../deps.js'
 import * as Http from '../http.js'
 
@@ -28,26 +33,24 @@ export function routes(deps: Deps) {
   const { config, storage } = deps
   // spec §9 cache expiry: portfolio and native balance 30 s; name and identity 5 min
   const balances = Cache.create<Balance[]>(deps.now, Constants.portfolioCacheMs)
+  const esplora = deps.esplora ?? Esplora.create(config)
   const identities = Cache.create<Identity>(deps.now, Constants.identityCacheMs)
   const app = new Hono()
   const on = Http.register(app, config.projects)
 
   on(Api.table.supportedChains, () => ({ http: Object.keys(config.networks), ws: [] }))
 
-  on(Api.table.balance, async ({ params: { address }, query }) => {
+  on(Api.table.balance, async ({ params, query }, c) => {
     // spec §9 price currency: usd is the only one config.prices holds
     const currency = Constants.priceCurrency
     const forceUpdate = Http.boolean(query.forceUpdate as string | undefined)
-    const chainIds = query.chainId === undefined ? (Object.keys(config.networks) as Caip.ChainId[]) : [query.chainId]
+    const signal = c.req.raw.signal
     const lists = await Promise.all(
-      chainIds.map(async (chainId) => {
-        // spec §7: an unsupported network answers empty without calling anything
-        const network = config.networks[chainId]
-        if (!network || !Assets.isEvm(chainId)) return []
-        const key = `${address.toLowerCase()} ${chainId} ${currency}`
+      accountOn(config, params.address, query.chainId).map(async ([chainId, network, address]) => {
+        const key = `${Addresses.key(chainId, address)} ${chainId} ${currency}`
         const cached = forceUpdate ? undefined : balances.get(key)
         if (cached) return cached
-        const fresh = await balancesOn(deps, chainId, network, address)
+        const fresh = await balancesOn({ ...deps, esplora }, { chainId, network, address, signal })
         balances.set(key, fresh)
         return fresh
       }),
@@ -77,8 +80,38 @@ export function routes(deps: Deps) {
   return app
 }
 
+/**
+ * The networks to read `address` on, with the address as each takes it: the one asked for (400 when the
+ * address cannot be an account there; none when it is not configured, spec §7), or every configured
+ * network whose accounts look like it.
+ */
+function accountOn(config: Config, address: string, chainId: Caip.ChainId | undefined): [Caip.ChainId, Network, string][] {
+  if (chainId !== undefined) {
+    const network = config.networks[chainId]
+    return network && Assets.serves(chainId, network) ? [[chainId, network, Addresses.check(chainId, address)]] : []
+  }
+  const all = (Object.entries(config.networks) as [Caip.ChainId, Network][]).filter(([id, network]) => Assets.serves(id, network))
+  const fitting = all.filter(([id]) => Addresses.fits(id, address)).map(([id, network]): [Caip.ChainId, Network, string] => [id, network, Addresses.check(id, address)])
+  // An address no served network takes is refused as before: what EVM networks take.
+  if (fitting.length === 0 && !Addresses.isAny(address)) Http.address(address)
+  return fitting
+}
+
+type Read = { chainId: Caip.ChainId; network: Network; address: string; signal: AbortSignal }
+
 /** The native coin always, so an empty account still shows its network's coin; a token only when held, as Reown's API answers. */
-async function balancesOn(deps: Deps, chainId: Caip.ChainId, network: Network, address: string): Promise<Balance[]> {
+async function balancesOn(deps: Deps & { esplora: Esplora.Esplora }, read: Read): Promise<Balance[]> {
+  const { chainId, network, address, signal } = read
+  if (network.kind === 'bip122') return [balance(deps.config, chainId, network.nativeCurrency, await Bitcoin.balance(deps.esplora, chainId, address, signal))]
+  if (network.kind === 'solana') {
+    const { native, tokens } = await SolanaBalances.amounts(deps, chainId, network, address, signal)
+    const held = tokens.map(({ token, amount, decimals }) => balance(deps.config, chainId, { ...token, decimals }, amount))
+    return [balance(deps.config, chainId, network.nativeCurrency, native), ...held]
+  }
+  return evmBalances(deps, chainId, network, address)
+}
+
+async function evmBalances(deps: Deps, chainId: Caip.ChainId, network: EvmNetwork, address: string): Promise<Balance[]> {
   const tokens = Assets.listedTokens(network)
   const [native, ...amounts] = await Promise.all([
     nativeAmount(deps, chainId, address),

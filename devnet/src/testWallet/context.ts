@@ -8,6 +8,9 @@ import type { Core } from '@walletconnect/core'
 import type { SessionTypes } from '@walletconnect/types'
 import type { HDAccount } from 'viem/accounts'
 import type * as TestWallet from '../testWallet.js'
+import * as Bitcoin from './bitcoin.js'
+import * as Polkadot from './polkadot.js'
+import * as Solana from './solana.js'
 
 /** What the wallet's sessions offer (CAIP-25 namespace eip155). */
 export const methods = [
@@ -35,14 +38,52 @@ export type Context = {
   account: HDAccount
   /** The chain the wallet is on: what chainChanged last said. */
   current: TestWallet.Chain
+  /** The accounts of the other namespaces the wallet was created with, each on its one chain. */
+  readonly others: Others
+}
+
+/** The namespaces besides eip155 that the wallet may offer, when created with their options. */
+export const otherNamespaces = ['solana', 'bip122', 'polkadot'] as const
+export type OtherNamespace = (typeof otherNamespaces)[number]
+
+export type Others = {
+  readonly solana?: Solana.Account
+  readonly bip122?: Bitcoin.Account
+  readonly polkadot?: Polkadot.Account
+}
+
+/** The other namespaces' accounts, from TestWallet.create's options (polkadot's keys need its wasm first). */
+export async function others(options: {
+  solana?: Solana.Options | undefined
+  bitcoin?: Bitcoin.Options | undefined
+  polkadot?: Polkadot.Options | undefined
+}): Promise<Others> {
+  return {
+    ...(options.solana && { solana: Solana.account(options.solana) }),
+    ...(options.bitcoin && { bip122: Bitcoin.account(options.bitcoin) }),
+    ...(options.polkadot && { polkadot: await Polkadot.account(options.polkadot) }),
+  }
+}
+
+const modules = { solana: Solana, bip122: Bitcoin, polkadot: Polkadot } as const
+
+/** The session namespace the wallet offers in another namespace: its one chain and account. */
+function otherNamespace(others: Others, namespace: OtherNamespace): SessionTypes.Namespace | undefined {
+  const account = others[namespace]
+  if (!account) return undefined
+  const { methods, events } = modules[namespace]
+  return { chains: [account.chainId], accounts: [`${account.chainId}:${account.address}`], methods: [...methods], events: [...events] }
 }
 
 export const caip2 = (id: number) => `eip155:${id}`
 
-/** The wallet's chains and its current account, as it approves or updates a session. */
-export function namespaces(context: Context): SessionTypes.Namespaces {
+/**
+ * The wallet's chains and its current account, as it approves or updates a session: eip155 always, and
+ * each of `offered` the wallet has an account in.
+ */
+export function namespaces(context: Context, offered: Iterable<string> = []): SessionTypes.Namespaces {
   const { chains, account } = context
-  return {
+  const result: SessionTypes.Namespaces = {
     eip155: {
       chains: chains.map((c) => caip2(c.id)),
       accounts: chains.map((c) => `${caip2(c.id)}:${account.address}`),
@@ -50,7 +91,20 @@ export function namespaces(context: Context): SessionTypes.Namespaces {
       events: [...events],
     },
   }
+  for (const key of offered) {
+    const namespace = isOther(key) ? otherNamespace(context.others, key) : undefined
+    if (namespace) result[key] = namespace
+  }
+  return result
 }
+
+/** Every chain the wallet has, in every namespace (CAIP-2). */
+export function walletChains(context: Context): Set<string> {
+  const others = otherNamespaces.flatMap((key) => context.others[key]?.chainId ?? [])
+  return new Set([...context.chains.map((c) => caip2(c.id)), ...others])
+}
+
+export const isOther = (key: string): key is OtherNamespace => (otherNamespaces as readonly string[]).includes(key)
 
 /** Tells every waiting pairing what became of the proposal. */
 export function settle(context: Context, session: SessionTypes.Struct | undefined): void {

@@ -6,8 +6,11 @@ import type { WalletKitTypes } from '@reown/walletkit'
 import { type Address, type Hex, type TypedDataDefinition, createWalletClient, hexToBigInt, http, isAddressEqual, isHex, numberToHex } from 'viem'
 import * as Anvil from '../anvil.js'
 import type * as TestWallet from '../testWallet.js'
+import * as Bitcoin from './bitcoin.js'
 import * as Context from './context.js'
 import { RpcError, rpcErrors } from './errors.js'
+import * as Polkadot from './polkadot.js'
+import * as Solana from './solana.js'
 import * as Sessions from './sessions.js'
 
 /** Answers a session request, records the answer, and sends it back over the session. */
@@ -17,7 +20,7 @@ export async function respond(context: Context.Context, event: WalletKitTypes.Se
   const { log } = context
   let entry: TestWallet.Handled
   try {
-    entry = { method, chainId: params.chainId, result: await answer(context, params) }
+    entry = { method, chainId: params.chainId, result: await dispatch(context, topic, params) }
   } catch (error) {
     const rpc = error instanceof RpcError ? error.rpc : { ...rpcErrors.internal, message: (error as Error).message }
     entry = { method, chainId: params.chainId, error: rpc }
@@ -28,6 +31,27 @@ export async function respond(context: Context.Context, event: WalletKitTypes.Se
     .respondSessionRequest({ topic, response })
     .catch((error: Error) => log?.(`could not answer ${method}: ${error.message}`))
   log?.(`${method} on ${params.chainId} → ${entry.error ? `error ${entry.error.code}` : JSON.stringify(entry.result)}`)
+}
+
+/** Routes a request by the namespace of its chain (CAIP-2): eip155 here, the others to their modules. */
+async function dispatch(context: Context.Context, topic: string, params: WalletKitTypes.SessionRequest['params']): Promise<unknown> {
+  const namespace = params.chainId.split(':')[0] ?? ''
+  if (namespace === 'eip155') return answer(context, params)
+  const { others } = context
+  if (!Context.isOther(namespace) || others[namespace]?.chainId !== params.chainId) throw new RpcError(rpcErrors.unknownChain)
+  const { method, params: args } = params.request as { method: string; params: unknown }
+  // What the session does not list, the dapp was not given, whatever the wallet could do.
+  const listed = context.kit.getActiveSessions()[topic]?.namespaces[namespace]?.methods ?? []
+  if (!listed.includes(method)) throw new RpcError(rpcErrors.unauthorized)
+  // The chain check above proved the namespace's account is there.
+  switch (namespace) {
+    case 'solana':
+      return Solana.answer(others.solana!, method, args)
+    case 'bip122':
+      return Bitcoin.answer(others.bip122!, method, args)
+    case 'polkadot':
+      return Polkadot.answer(others.polkadot!, method, args)
+  }
 }
 
 async function answer(context: Context.Context, { request, chainId }: WalletKitTypes.SessionRequest['params']): Promise<unknown> {

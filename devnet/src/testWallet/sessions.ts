@@ -6,7 +6,6 @@ import type { WalletKitTypes } from '@reown/walletkit'
 import type { SessionTypes } from '@walletconnect/types'
 import { mnemonicToAccount } from 'viem/accounts'
 import { mnemonic } from '../tokens.js'
-import type * as TestWallet from '../testWallet.js'
 import * as Context from './context.js'
 import { RpcError, rpcErrors } from './errors.js'
 
@@ -15,7 +14,7 @@ export async function propose(context: Context.Context, proposal: WalletKitTypes
   const { kit, chains, log } = context
   const { id, params } = proposal
   const name = params.proposer.metadata.name || params.proposer.publicKey.slice(0, 8)
-  const unsupported = unsupportedChains(params, chains)
+  const unsupported = unsupportedChains(params, Context.walletChains(context))
   try {
     if (context.policy === 'reject' || unsupported.length > 0) {
       const reason = unsupported.length
@@ -26,8 +25,10 @@ export async function propose(context: Context.Context, proposal: WalletKitTypes
       Context.settle(context, undefined)
       return
     }
-    const session = await kit.approveSession({ id, namespaces: Context.namespaces(context) })
-    log?.(`approved ${name}: ${context.account.address} on ${chains.map((c) => c.id).join(', ')}`)
+    const offered = offeredNamespaces(context, params)
+    const session = await kit.approveSession({ id, namespaces: Context.namespaces(context, offered) })
+    const more = offered.map((key) => `, ${context.others[key]!.address} on ${context.others[key]!.chainId}`).join('')
+    log?.(`approved ${name}: ${context.account.address} on ${chains.map((c) => c.id).join(', ')}${more}`)
     Context.settle(context, session)
   } catch (error) {
     log?.(`proposal from ${name} failed: ${(error as Error).message}`)
@@ -77,9 +78,9 @@ export async function switchChain(context: Context.Context, id: number): Promise
 export async function changeAccount(context: Context.Context, index: number): Promise<void> {
   const { kit } = context
   context.account = mnemonicToAccount(mnemonic, { addressIndex: index })
-  for (const topic of Object.keys(kit.getActiveSessions())) {
+  for (const [topic, session] of Object.entries(kit.getActiveSessions())) {
     // The session must list the account before the dapp may use it (CAIP-25): update, then announce.
-    await kit.updateSession({ topic, namespaces: Context.namespaces(context) })
+    await kit.updateSession({ topic, namespaces: Context.namespaces(context, Object.keys(session.namespaces)) })
     const chainId = Context.caip2(context.current.id)
     const data = [`${chainId}:${context.account.address}`]
     await kit.emitSessionEvent({ topic, event: { name: 'accountsChanged', data }, chainId })
@@ -95,11 +96,26 @@ export async function disconnect(context: Context.Context, topic: string | undef
   context.log?.(`disconnected ${topics.length} session(s)`)
 }
 
+type Proposed = WalletKitTypes.SessionProposal['params']['requiredNamespaces']
+
 /** Required chains the wallet does not have (CAIP-25: those make the proposal unacceptable). */
-function unsupportedChains(params: WalletKitTypes.SessionProposal['params'], chains: readonly TestWallet.Chain[]): string[] {
-  const have = new Set(chains.map((c) => `eip155:${c.id}`))
-  return Object.entries(params.requiredNamespaces ?? {}).flatMap(([key, ns]) => {
-    const wanted = key.includes(':') ? [key] : (ns.chains ?? [])
-    return wanted.filter((chain) => !have.has(chain))
+function unsupportedChains(params: WalletKitTypes.SessionProposal['params'], have: ReadonlySet<string>): string[] {
+  return proposedChains(params.requiredNamespaces).filter((chain) => !have.has(chain))
+}
+
+/** The chains a proposal's namespaces name: a key may be a namespace with chains or a chain itself (CAIP-25). */
+function proposedChains(namespaces: Proposed | undefined): string[] {
+  return Object.entries(namespaces ?? {}).flatMap(([key, ns]) => (key.includes(':') ? [key] : (ns.chains ?? [])))
+}
+
+/**
+ * The namespaces besides eip155 to offer: those the wallet was created for whose chain the proposal asks
+ * for, as required or optional (eip155 is always offered, as before there were others).
+ */
+function offeredNamespaces(context: Context.Context, params: WalletKitTypes.SessionProposal['params']): Context.OtherNamespace[] {
+  const asked = new Set([...proposedChains(params.requiredNamespaces), ...proposedChains(params.optionalNamespaces)])
+  return Context.otherNamespaces.filter((key) => {
+    const account = context.others[key]
+    return account !== undefined && asked.has(account.chainId)
   })
 }

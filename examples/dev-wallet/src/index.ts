@@ -6,6 +6,7 @@ import { announce } from './Announce.js'
 import * as Badge from './Badge.js'
 import * as Icon from './Icon.js'
 import * as Prompt from './Prompt.js'
+import * as Solana from './solana/index.js'
 import * as Wallet from './Wallet.js'
 
 declare const __DEV_WALLET_CHAINS__: Record<number, string>
@@ -20,6 +21,8 @@ const wallet = Wallet.create({
 // A fresh uuid per page load, as EIP-6963 asks; rdns is the stable identity dapps remember.
 const info = { uuid: crypto.randomUUID(), name: Prompt.name, icon: Icon.dataUri, rdns: 'dev.doorway.wallet' }
 announce(window, info, wallet.provider)
+// Its Solana side, through Wallet Standard (issue 23).
+Solana.install()
 
 declare global {
   interface Window {

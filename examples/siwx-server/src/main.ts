@@ -1,7 +1,8 @@
 /**
  * The sign-in server on its own: `npx tsx --conditions=source examples/siwx-server/src/main.ts [port]` (or SIWX_PORT; 8799 by
  * default), on 127.0.0.1. The messages it accepts name SIWX_DOMAIN (default `localhost:<port>`), and it
- * verifies signatures on the local anvil chains of `npm start` (devnet/src/stack.ts). In the local stack
+ * verifies eip155 signatures on the local anvil chains of `npm start` (devnet/src/stack.ts) and Solana ones,
+ * which need no chain, on any cluster. In the local stack
  * the demo origin serves the same routes itself (devnet/src/start.ts), so the page and the cookie share
  * one origin.
  */
@@ -21,5 +22,5 @@ const server = createServer((req, res) => {
   if (!handle(req, res)) res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found')
 })
 server.listen(port, '127.0.0.1', () => {
-  console.log(`Sign-in server on http://127.0.0.1:${port}${prefix} for ${domain}; chains ${chains.map((c) => `${c.id} ${c.rpcUrl}`).join(', ')}`)
+  console.log(`Sign-in server on http://127.0.0.1:${port}${prefix} for ${domain}; chains ${chains.map((c) => `${c.id} ${c.rpcUrl}`).join(', ')} and solana`)
 })

@@ -1,5 +1,7 @@
+import { createPrivateKey, sign } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Keypair } from '@solana/web3.js'
 import { type Hex, serializeErc6492Signature } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -78,6 +80,28 @@ async function signed(data: SiwxData, signer = owner): Promise<SiwxSession> {
 }
 
 const signIn = async (session: SiwxSession, on: Setup = s) => on.call('POST', '/siwx/api/verify', session)
+
+// Signed apart from the SDK's own libraries: Node's ed25519 over the message's UTF-8 bytes, with the seed
+// of a web3.js Keypair, and base58 by an encoder of our own, as a wallet's signature crosses.
+const pkcs8Ed25519 = Buffer.from('302e020100300506032b657004220420', 'hex')
+function signSolana(message: string, signer: Keypair): Buffer {
+  const key = createPrivateKey({ key: Buffer.concat([pkcs8Ed25519, signer.secretKey.subarray(0, 32)]), format: 'der', type: 'pkcs8' })
+  return sign(null, Buffer.from(message, 'utf8'), key)
+}
+function signedSolana(data: SiwxData, signer: Keypair): SiwxSession {
+  const message = formatMessage(data)
+  return { data, message, signature: toBase58(signSolana(message, signer)) }
+}
+const base58Digits = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
+function toBase58(bytes: Uint8Array): string {
+  let text = ''
+  for (let n = BigInt(`0x${Buffer.from(bytes).toString('hex') || '0'}`); n > 0n; n /= 58n) text = base58Digits[Number(n % 58n)]! + text
+  for (const byte of bytes) {
+    if (byte) break
+    text = `1${text}`
+  }
+  return text
+}
 
 describe('createSiwxServer', () => {
   test('behavior: a nonce is 128 random bits, new each time', async () => {
@@ -192,11 +216,83 @@ describe('createSiwxServer', () => {
     })
   })
 
-  test('error: a solana session is refused by name', async () => {
-    const data = { ...dataFor(await s.nonce()), accountAddress: 'GwAF45zjfyGzUbd3i3hXxzGeuchzEZXwpRYHZM5912F1', chainId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' as const }
-    expect(await signIn({ data, message: formatMessage(data), signature: '3yZe7d' })).toMatchObject({
+  test('error: a namespace the server does not sign in', async () => {
+    const data = { ...dataFor(await s.nonce()), accountAddress: '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty', chainId: 'polkadot:91b171bb158e2d3848fa23a9f1c25182' as const }
+    expect(await signIn({ data, message: 'x', signature: '0x00' })).toMatchObject({
       status: 400,
-      body: { error: 'This server signs in eip155 accounts only, not solana ones' },
+      body: { error: 'This server signs in eip155 and solana accounts only, not polkadot ones' },
+    })
+  })
+
+  describe('Sign In With Solana', () => {
+    const devnet = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' as const
+    const keypair = Keypair.generate()
+    const solanaData = (nonce: string, fields: Partial<SiwxData> = {}): SiwxData => ({ ...dataFor(nonce), accountAddress: keypair.publicKey.toBase58(), chainId: devnet, ...fields })
+
+    test('behavior: a signature by the account’s key signs in: the session, its cookie, read back', async () => {
+      const local = await setup()
+      const session = signedSolana(solanaData(await local.nonce()), keypair)
+      const answer = await signIn(session, local)
+      expect(answer).toMatchObject({ status: 200, body: session, cookie: expect.stringMatching(/^siwx=[0-9a-f]{32}; /) })
+      expect(await local.call('GET', '/siwx/api/session')).toMatchObject({ status: 200, body: session })
+      await local.close()
+    })
+
+    test('behavior: a local cluster (Chain ID: localnet) keeps the chain the session claims', async () => {
+      const local = 'solana:7nVa4rHmbU4grY2ZbR3Z5ZJ8wKk7uqLS' as const
+      const session = signedSolana(solanaData(await s.nonce(), { chainId: local }), keypair)
+      expect(session.message).toContain('\nChain ID: localnet\n')
+      expect(await signIn(session)).toMatchObject({ status: 200, body: { data: { chainId: local } } })
+    })
+
+    test('error: another key’s signature', async () => {
+      const session = signedSolana(solanaData(await s.nonce()), Keypair.generate())
+      expect(await signIn(session)).toMatchObject({ status: 401, body: { error: `The signature is not ${keypair.publicKey.toBase58()}'s` } })
+    })
+
+    test.each([
+      ['hex', (bytes: Buffer) => `0x${bytes.toString('hex')}`],
+      ['base64', (bytes: Buffer) => bytes.toString('base64')],
+    ])('error: a signature in %s, not base58', async (_, encode) => {
+      const session = signedSolana(solanaData(await s.nonce()), keypair)
+      expect(await signIn({ ...session, signature: encode(signSolana(session.message, keypair)) })).toMatchObject({
+        status: 401,
+        body: { error: 'The signature is not a base58 ed25519 signature (64 bytes)' },
+      })
+    })
+
+    test('error: a message for another cluster than the session claims', async () => {
+      const session = signedSolana(solanaData(await s.nonce(), { chainId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' }), keypair)
+      expect(await signIn({ ...session, data: { ...session.data, chainId: devnet } })).toMatchObject({
+        status: 400,
+        body: { error: `Not a Sign In With Solana message: the Chain ID solana:mainnet is not ${devnet}'s` },
+      })
+    })
+
+    test('error: an EVM address in a Solana message', async () => {
+      const data = solanaData(await s.nonce())
+      const message = formatMessage(data).replace(data.accountAddress, owner.address)
+      expect(await signIn({ data: { ...data, accountAddress: owner.address }, message, signature: '1' })).toMatchObject({
+        status: 400,
+        body: { error: `Not a Sign In With Solana message: the address ${owner.address} is not a Solana address (base58, 32 bytes)` },
+      })
+    })
+
+    test('behavior: @doorway/sdk/siwx with serverSessions signs a Solana account in', async () => {
+      const local = await setup()
+      const siwx = createDefaultSiwx({
+        domain,
+        uri: 'http://localhost:5173/wagmi/',
+        getNonce: async () => ((await (await local.fetch('/siwx/api/nonce')).json()) as { nonce: string }).nonce,
+        storage: serverSessions('/siwx/api', { fetch: local.fetch }),
+        now: () => local.clock.now,
+      })
+      const address = keypair.publicKey.toBase58()
+      const message = await siwx.createMessage({ accountAddress: address, chainId: devnet })
+      const { signature } = signedSolana(JSON.parse(JSON.stringify(message)) as SiwxData, keypair)
+      await siwx.addSession({ data: JSON.parse(JSON.stringify(message)) as SiwxData, message: String(message), signature })
+      expect(await siwx.getSessions(devnet, address)).toMatchObject([{ data: { accountAddress: address, nonce: message.nonce }, signature }])
+      await local.close()
     })
   })
 

@@ -1,5 +1,6 @@
 /**
- * A dapp's sign-in server (issue 13): it hands out nonces, verifies signed EIP-4361 messages and keeps
+ * A dapp's sign-in server (issue 13): it hands out nonces, verifies signed sign-in messages (EIP-4361 for
+ * eip155 accounts, Sign In With Solana for solana ones, whose signature is base58 ed25519) and keeps
  * the signed-in session behind an HttpOnly cookie. `@doorway/sdk/siwx`'s `serverSessions('/siwx/api')`
  * talks to it. Sessions and nonces live in memory: a restart signs everybody out.
  *
@@ -16,7 +17,7 @@ import type { ChainId } from '@doorway/shared/Caip'
 import * as HttpServer from '@doorway/devnet/httpServer'
 // What a dapp's server imports from '@doorway/sdk/siwx'. In the repo it resolves to the sources through the
 // `source` export condition (tsx --conditions=source, vitest.config.ts): npm start imports it before any build.
-import { eip155Verifier, parseMessage, SiwxError, verifySession } from '@doorway/sdk/siwx'
+import { eip155Verifier, parseMessage, SiwxError, solanaVerifier, verifySession } from '@doorway/sdk/siwx'
 import type { SiwxData, SiwxSession } from '@doorway/sdk'
 
 export const prefix = '/siwx/api/'
@@ -47,7 +48,8 @@ function sessionCookie(name: string, secure: boolean, value: string, maxAgeMs: n
 
 export function createSiwxServer(options: createSiwxServer.Options): Handler {
   const { domain, rpcUrls, now = Date.now, secureCookies = false } = options
-  const verifiers = [eip155Verifier({ rpcUrls, now })]
+  // a Solana account is its ed25519 key: its signatures need no chain, so no RPC URL either
+  const verifiers = [eip155Verifier({ rpcUrls, now }), solanaVerifier({ now })]
   // `__Host-` makes the browser refuse the cookie unless it is Secure, host-only and Path=/.
   const cookieName = secureCookies ? '__Host-siwx' : 'siwx'
   const nonces = new Map<string, number>()
@@ -141,7 +143,7 @@ export declare namespace createSiwxServer {
   type Options = {
     /** The host (and port) the sign-in is for, as the message's first line names it: 'localhost:5173'. */
     domain: string
-    /** The chains people may sign in on, with the RPC URL their signatures are verified through. */
+    /** The eip155 chains people may sign in on, with the RPC URL their signatures are verified through. Solana needs none. */
     rpcUrls: Partial<Record<ChainId, string>>
     /** The clock (ms), for tests. */
     now?: () => number
@@ -172,18 +174,22 @@ function toSession(body: HttpServer.Body): SiwxSession {
   return { data: data as SiwxData, message, signature }
 }
 
+const namespaces = ['eip155', 'solana']
+
 // The message's own claims, before its nonce is spent on it.
 function checkMessage(session: SiwxSession, domain: string, rpcUrls: createSiwxServer.Options['rpcUrls']): SiwxData {
-  const namespace = String(session.data.chainId).split(':')[0]
-  if (namespace !== 'eip155') throw new HttpServer.HttpError(400, `This server signs in eip155 accounts only, not ${namespace} ones`)
+  const chainId = session.data.chainId
+  const namespace = String(chainId).split(':')[0] ?? ''
+  if (!namespaces.includes(namespace)) throw new HttpServer.HttpError(400, `This server signs in eip155 and solana accounts only, not ${namespace} ones`)
   let data: SiwxData
   try {
-    data = parseMessage(session.message)
+    // the text must name the chain the session claims (a SIWS message of a local cluster names no other)
+    data = parseMessage(session.message, { chainId })
   } catch (error) {
-    throw new HttpServer.HttpError(400, error instanceof Error ? error.message : 'Not an EIP-4361 message')
+    throw new HttpServer.HttpError(400, error instanceof Error ? error.message : 'Not a sign-in message')
   }
   if (data.domain !== domain) throw new HttpServer.HttpError(403, `The message signs in to ${data.domain}, not ${domain}`)
-  if (!rpcUrls[data.chainId]) throw new HttpServer.HttpError(400, `This server does not sign in on ${data.chainId}`)
+  if (namespace === 'eip155' && !rpcUrls[data.chainId]) throw new HttpServer.HttpError(400, `This server does not sign in on ${data.chainId}`)
   return data
 }
 

@@ -32,7 +32,7 @@ const wallet: Protocol.WalletInfo = {
 
 /** The last page load: a connection made through `establishAtom`, which stores the session. */
 function storeSession(connectorId: string) {
-  const connector: Connector = { id: connectorId, name: connectorId, type: 'ANNOUNCED', chain: 'eip155', request: async () => null }
+  const connector: Connector = { id: connectorId, name: connectorId, type: 'ANNOUNCED', namespaces: ['eip155'], request: async () => null }
   createStore().set(establishAtom, { account: { connector, address, chainId: 'eip155:1' }, restored: false })
   expect(storedConnectorId()).toBe(connectorId)
 }
@@ -163,7 +163,7 @@ describe('events', () => {
     Events.on(store, 'disconnected', record())
     return { store, events, seen }
   }
-  const connector: Connector = { id: wallet.rdns, name: wallet.name, type: 'ANNOUNCED', chain: 'eip155', request: async () => null }
+  const connector: Connector = { id: wallet.rdns, name: wallet.name, type: 'ANNOUNCED', namespaces: ['eip155'], request: async () => null }
   const other = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 
   test('behavior: the core publishes connected, accountChanged and disconnected as they happen', async () => {

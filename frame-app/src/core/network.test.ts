@@ -19,7 +19,7 @@ function setup(answer: (method: string) => Promise<unknown>) {
   const store = createStore()
   store.set(configAtom, { networks: [network(31337), network(31339)] } as Protocol.Config)
   const request = vi.fn(({ method }: Protocol.RpcRequest) => answer(method))
-  const connector = { id: 'w', name: 'W', type: 'ANNOUNCED', chain: 'eip155', request } as Connector
+  const connector = { id: 'w', name: 'W', type: 'ANNOUNCED', namespaces: ['eip155'], request } as Connector
   store.set(accountAtom, { connector, address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', chainId: 'eip155:31337' })
   return { store, request, methods: () => request.mock.calls.map(([r]) => r.method) }
 }

@@ -5,26 +5,48 @@ import * as Errors from '@doorway/shared/Errors'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { atom } from 'jotai'
 import { configAtom } from './config.js'
-import { accountAtom, chainChangedAtom } from './connection.js'
+import { accountsAtom, activeNamespaceAtom, chainChangedAtom, connectedAtom, namespaceOf } from './connection.js'
 
-/** The network the user picked before connecting; before any pick, the dapp's default or first one. */
-const pickedAtom = atom<ChainId | null>(null)
+/** Per namespace, the network the person picked while not connected in it. */
+const pickedAtom = atom<Partial<Record<Caip.Namespace, ChainId>>>({})
 
-/** The connected wallet's network when connected (undefined if unconfigured), else the picked one. */
+/**
+ * The network in use, of the namespace in use: the connected wallet's network there (undefined if
+ * unconfigured), else the one the person picked, else the dapp's default or its first of that namespace.
+ */
 export const activeNetworkAtom = atom((get) => {
   const config = get(configAtom)
-  const account = get(accountAtom)
-  const id = account ? account.chainId : (get(pickedAtom) ?? config?.defaultNetwork ?? config?.networks[0]?.caipNetworkId)
+  const namespace = get(activeNamespaceAtom)
+  const account = get(accountsAtom)[namespace]
+  const ofNamespace = config?.networks.filter((n) => namespaceOf(n.caipNetworkId) === namespace) ?? []
+  const fallback = ofNamespace.find((n) => n.caipNetworkId === config?.defaultNetwork) ?? ofNamespace[0]
+  const id = account ? account.chainId : (get(pickedAtom)[namespace] ?? fallback?.caipNetworkId)
   return config?.networks.find((n) => n.caipNetworkId === id)
 })
 
+/** A network's namespace has no connected account: the person must connect a wallet for it first. */
+export const needsWalletAtom = atom((get) => (network: Protocol.Network) => {
+  const namespace = namespaceOf(network.caipNetworkId)
+  return get(connectedAtom) && !get(accountsAtom)[namespace]
+})
+
 /**
- * spec §4: try a switch; if the wallet does not recognise the chain (4902), add it and switch;
- * otherwise throw 'Chain is not supported'. Disconnected, it only picks the network.
+ * spec §4. Another namespace becomes the one in use (its wallet's account, or none yet). Within eip155:
+ * try a switch; if the wallet does not recognise the chain (4902), add it and switch; otherwise throw
+ * 'Chain is not supported'. Other namespaces switch in the frame: the wallet's account must hold that network.
+ * Disconnected in the namespace, it only picks the network.
  */
 export const switchNetworkAtom = atom(null, async (get, set, network: Protocol.Network) => {
-  const account = get(accountAtom)
-  if (!account) return set(pickedAtom, network.caipNetworkId)
+  const namespace = namespaceOf(network.caipNetworkId)
+  set(activeNamespaceAtom, namespace)
+  const account = get(accountsAtom)[namespace]
+  if (!account) return set(pickedAtom, (picked) => ({ ...picked, [namespace]: network.caipNetworkId }))
+  if (account.chainId === network.caipNetworkId) return
+  if (namespace !== 'eip155') {
+    // A WalletConnect session's accounts name their chains; a wallet that lacks this one cannot switch to it.
+    if (account.connector.chains && !account.connector.chains().includes(network.caipNetworkId)) throw Errors.chainNotSupported()
+    return set(chainChangedAtom, network.caipNetworkId)
+  }
   const { request } = account.connector
   const chainId = Caip.eip155Hex(network.caipNetworkId)
   const switchChain = () => request({ method: 'wallet_switchEthereumChain', params: [{ chainId }] })

@@ -5,6 +5,8 @@ import { atom } from 'jotai'
 import * as Storage from './storage.js'
 
 export const hostWalletsAtom = atom<readonly Protocol.WalletInfo[]>([])
+/** The host page's Wallet Standard (Solana) wallets, once the SDK's chunk for them has loaded. */
+export const standardWalletsAtom = atom<readonly Protocol.StandardWallet[]>([])
 
 const recentKey = 'recentWallets'
 const recentBaseAtom = atom<readonly string[]>(Storage.read(recentKey, isStringList) ?? [])

@@ -13,10 +13,11 @@ import { flushSync } from 'react-dom'
 import { raiseAlertAtom } from '../core/alerts.js'
 import { configAtom, hostOriginAtom } from '../core/config.js'
 import { embeddedId, walletConnectId } from '../core/connectors/Connector.js'
-import { restoreAtom, statusAtom, storedConnectorId, walletEventAtom } from '../core/connection.js'
+import { restoreAtom, restoreStandardAtom, standardEventAtom, statusAtom, storedConnectorId, walletEventAtom } from '../core/connection.js'
 import { hostAtom } from '../core/host.js'
 import { closeModalAtom, homeAtom, openModalAtom } from '../core/modal.js'
-import { hostWalletsAtom } from '../core/wallets.js'
+import { editNetworksAtom } from '../core/networkEdits.js'
+import { hostWalletsAtom, standardWalletsAtom } from '../core/wallets.js'
 import { restoreEmbeddedAtom } from '../features/embedded/embedded.js'
 import { secureStatusAtom } from '../features/embedded/secure.js'
 import { restoreWalletConnectAtom } from '../features/walletConnect/walletConnect.js'
@@ -74,6 +75,19 @@ function handlers(store: Store): Channel.Handlers<Protocol.FrameApi> {
     walletEvent(event) {
       store.set(walletEventAtom, event)
       return null
+    },
+    standardWallets({ wallets }) {
+      store.set(standardWalletsAtom, wallets)
+      void store.set(restoreStandardAtom)
+      return null
+    },
+    standardEvent(event) {
+      store.set(standardEventAtom, event)
+      return null
+    },
+    editNetworks(edit) {
+      store.set(editNetworksAtom, edit)
+      return state()
     },
     request: Requests.create(store),
     async open({ view, arguments: args }) {

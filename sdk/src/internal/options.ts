@@ -15,7 +15,7 @@ export function resolve(options: Options, sdkVersion: string): Protocol.Config {
     ...options,
     projectId: options.projectId || undefined,
     sdkVersion: options.sdkVersion ?? sdkVersion,
-    networks: Array.isArray(options.networks) ? options.networks.map(network) : options.networks,
+    networks: Array.isArray(options.networks) ? options.networks.map((n: NetworkOption) => network(n)) : options.networks,
     defaultNetwork: options.defaultNetwork && network(options.defaultNetwork).caipNetworkId,
     features: S.isPlainObject(options.features) ? { ...Constants.defaultFeatures, ...options.features } : options.features ?? Constants.defaultFeatures,
     accent: options.themeVariables?.accent,
@@ -51,11 +51,13 @@ const defaults = {
   basic: false,
 }
 
-/** Accepts viem-style chain objects and CAIP ready ones alike. */
-function network(input: NetworkOption): Protocol.Network {
+/**
+ * Accepts viem-style chain objects and CAIP ready ones alike; `namespace` is the one a network without
+ * `chainNamespace` or `caipNetworkId` belongs to (`modal.addNetwork(namespace, network)`).
+ */
+export function network(input: NetworkOption, namespace: Caip.Namespace = 'eip155'): Protocol.Network {
   if (!S.isPlainObject(input)) throw Errors.invalidOption('networks')
-  const namespace = input.chainNamespace ?? 'eip155'
-  const caipNetworkId = input.caipNetworkId ?? `${namespace}:${input.id}`
+  const caipNetworkId = input.caipNetworkId ?? `${input.chainNamespace ?? namespace}:${input.id}`
   if (!Caip.isChainId(caipNetworkId)) throw Errors.invalidOption('networks')
   const explorerUrl = input.blockExplorers?.default?.url
   return {

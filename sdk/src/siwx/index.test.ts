@@ -1,6 +1,18 @@
+import { ed25519 } from '@noble/curves/ed25519'
+import { base58 } from '@scure/base'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { SiwxData, SiwxSession } from '../types.js'
-import { createDefaultSiwx, formatMessage, localSessions, serverSessions, SiwxError, type Verifier, type WebStorage } from './index.js'
+import {
+  createDefaultSiwx,
+  formatMessage,
+  localSessions,
+  parseMessage,
+  serverSessions,
+  SiwxError,
+  solanaVerifier,
+  type Verifier,
+  type WebStorage,
+} from './index.js'
 
 const now = Date.parse('2026-01-01T00:00:00.000Z')
 const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
@@ -165,6 +177,60 @@ describe('createDefaultSiwx', () => {
     const optional = siwx({ required: false, signOutOnDisconnect: false })
     expect(optional.getRequired?.()).toBe(false)
     expect(optional.signOutOnDisconnect).toBe(false)
+  })
+})
+
+describe('createDefaultSiwx for solana', () => {
+  const seed = new Uint8Array(32).fill(7)
+  const solanaAddress = base58.encode(ed25519.getPublicKey(seed))
+  const chainId = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' as const
+  const sign = (text: string, key = seed) => base58.encode(ed25519.sign(new TextEncoder().encode(text), key))
+
+  test('behavior: the message is Sign In With Solana, the address as given', async () => {
+    const message = await siwx({ statement: 'Sign in to Example' }).createMessage({ accountAddress: solanaAddress, chainId })
+    expect(String(message)).toMatchInlineSnapshot(`
+      "localhost:5173 wants you to sign in with your Solana account:
+      GmaDrppBC7P5ARKV8g3djiwP89vz1jLK23V2GBjuAEGB
+
+      Sign in to Example
+
+      URI: http://localhost:5173/wagmi/
+      Version: 1
+      Chain ID: solana:devnet
+      Nonce: a1b2c3d4e5f6a7b8
+      Issued At: 2026-01-01T00:00:00.000Z"
+    `)
+    const { toString: _, ...data } = message
+    expect(parseMessage(String(message))).toEqual(data)
+  })
+
+  test('behavior: addSession verifies a solana session with solanaVerifier, an eip155 one with its own, and keeps both', async () => {
+    const eip155 = fakeVerifier()
+    const signIn = siwx({ verifiers: [eip155, solanaVerifier({ now: () => now })] })
+    const message = await signIn.createMessage({ accountAddress: solanaAddress, chainId })
+    const signed = { data: { ...message }, message: String(message), signature: sign(String(message)) }
+    await signIn.addSession(JSON.parse(JSON.stringify(signed)) as SiwxSession)
+    await signIn.addSession(session({}, '0x600d'))
+    expect(eip155.calls).toBe(1)
+    expect(await signIn.getSessions(chainId, solanaAddress)).toMatchObject([{ data: { accountAddress: solanaAddress }, signature: signed.signature }])
+    // Solana addresses are case-sensitive: another case is another account
+    expect(await signIn.getSessions(chainId, solanaAddress.toLowerCase())).toEqual([])
+    expect(await signIn.getSessions('eip155:31337', address)).toHaveLength(1)
+  })
+
+  test('error: another key’s signature is refused and nothing is kept', async () => {
+    const signIn = siwx({ verifiers: [solanaVerifier({ now: () => now })] })
+    const message = await signIn.createMessage({ accountAddress: solanaAddress, chainId })
+    const forged = { data: { ...message }, message: String(message), signature: sign(String(message), new Uint8Array(32).fill(9)) }
+    await expect(signIn.addSession(forged)).rejects.toMatchObject({ code: 'InvalidSignature', message: `The signature is not ${solanaAddress}'s` })
+    expect(await signIn.getSessions(chainId, solanaAddress)).toEqual([])
+  })
+
+  test('error: an EVM address for a solana chain is refused before anything is signed', async () => {
+    await expect(siwx().createMessage({ accountAddress: address, chainId })).rejects.toMatchObject({
+      code: 'InvalidMessage',
+      message: `Not a Sign In With Solana message: the address ${address} is not a Solana address (base58, 32 bytes)`,
+    })
   })
 })
 

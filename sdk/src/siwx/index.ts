@@ -1,6 +1,7 @@
 /**
- * `@doorway/sdk/siwx`: a ready-made `siwx` for `createModal()` (issue 13, CAIP-122 sign-in). A module
- * of its own, apart from the script build: a dapp that signs nobody in loads none of it.
+ * `@doorway/sdk/siwx`: a ready-made `siwx` for `createModal()` (issue 13, CAIP-122 sign-in: EIP-4361 for
+ * eip155 accounts, Sign In With Solana for solana ones). A module of its own, apart from the script
+ * build: a dapp that signs nobody in loads none of it.
  *
  * ```ts
  * import { createDefaultSiwx, serverSessions } from '@doorway/sdk/siwx'
@@ -17,11 +18,12 @@ import { timeProblem, type Verifier, verifySession } from './verifiers.js'
 export { SiwxError } from './errors.js'
 export { formatMessage, parseMessage, registerNamespace } from './message.js'
 export { localSessions, type SessionStorage, serverSessions, type WebStorage } from './storage.js'
-export { eip155Verifier, type Verifier, verifySession } from './verifiers.js'
+export { eip155Verifier, solanaVerifier, type Verifier, verifySession } from './verifiers.js'
 
 /**
  * The `Siwx` of a dapp: messages with a nonce from its server, sessions verified (by `verifiers` on this
- * page, and by the storage when it is the server's) and kept in `storage`.
+ * page, the one of the session's namespace: `[eip155Verifier({ rpcUrls }), solanaVerifier()]`, and by the
+ * storage when it is the server's) and kept in `storage`.
  */
 export function createDefaultSiwx(options: createDefaultSiwx.Options): Siwx {
   const { verifiers = [], storage = localSessions(), required = true, signOutOnDisconnect = true, now = Date.now } = options

@@ -29,6 +29,18 @@ const minimal: SiwxData = {
   issuedAt: '2026-01-01T00:00:00.000Z',
 }
 
+// SIWS: the address is the base58 of a 32-byte ed25519 key (Keypair.fromSeed(32 × 7).publicKey)
+const solanaAddress = 'GmaDrppBC7P5ARKV8g3djiwP89vz1jLK23V2GBjuAEGB'
+const solanaFull: SiwxData = {
+  ...full,
+  domain: 'service.org',
+  accountAddress: solanaAddress,
+  statement: 'I accept the ServiceOrg Terms of Service: https://service.org/tos',
+  uri: 'https://service.org/login',
+  chainId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+}
+const solanaMinimal: SiwxData = { ...minimal, accountAddress: solanaAddress, chainId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' }
+
 const refusal = (run: () => unknown) => {
   try {
     run()
@@ -90,26 +102,52 @@ describe('formatMessage', () => {
     expect(formatMessage({ ...data, issuedAt: iso(data.issuedAt), expirationTime: iso(data.expirationTime), notBefore: iso(data.notBefore) })).toBe(viem)
   })
 
-  test('behavior: solana through the namespace hook: its account name and the CAIP-2 reference as Chain ID', () => {
-    const solana: SiwxData = {
-      ...minimal,
-      domain: 'service.org',
-      accountAddress: 'GwAF45zjfyGzUbd3i3hXxzGeuchzEZXwpRYHZM5912F1',
-      chainId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
-      statement: 'I accept the ServiceOrg Terms of Service: https://service.org/tos',
-    }
-    expect(formatMessage(solana)).toMatchInlineSnapshot(`
+  // The SIWS text as @solana/wallet-standard-util's createSignInMessageText (which solana:signIn wallets use)
+  // writes it: a statement between two empty lines, and one empty line without one.
+  test('behavior: solana is Sign In With Solana: its header, one empty line per part, the cluster as Chain ID', () => {
+    expect(formatMessage(solanaFull)).toMatchInlineSnapshot(`
       "service.org wants you to sign in with your Solana account:
-      GwAF45zjfyGzUbd3i3hXxzGeuchzEZXwpRYHZM5912F1
+      GmaDrppBC7P5ARKV8g3djiwP89vz1jLK23V2GBjuAEGB
 
       I accept the ServiceOrg Terms of Service: https://service.org/tos
 
+      URI: https://service.org/login
+      Version: 1
+      Chain ID: solana:mainnet
+      Nonce: 32891756
+      Issued At: 2021-09-30T16:25:24Z
+      Expiration Time: 2021-10-01T16:25:24Z
+      Not Before: 2021-09-30T16:00:00Z
+      Request ID: request-7
+      Resources:
+      - ipfs://bafybeiemxf5abjwjbikoz4mc3a3dla6ual3jsgpdr4cjr3oz3evfyavhwq/
+      - https://example.com/my-web2-claim.json"
+    `)
+    expect(formatMessage(solanaMinimal)).toMatchInlineSnapshot(`
+      "localhost:5173 wants you to sign in with your Solana account:
+      GmaDrppBC7P5ARKV8g3djiwP89vz1jLK23V2GBjuAEGB
+
       URI: http://localhost:5173/wagmi/
       Version: 1
-      Chain ID: 5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp
+      Chain ID: solana:devnet
       Nonce: a1b2c3d4e5f6a7b8
       Issued At: 2026-01-01T00:00:00.000Z"
     `)
+  })
+
+  test.each([
+    ['mainnet', 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', 'solana:mainnet'],
+    ['mainnet by its deprecated reference', 'solana:4sGjMW1sUnHzSxGspuhpqLDx6wiyjNtZ', 'solana:mainnet'],
+    ['devnet', 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', 'solana:devnet'],
+    ['testnet', 'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z', 'solana:testnet'],
+    ['a local cluster (its genesis hash)', 'solana:7nVa4rHmbU4grY2ZbR3Z5ZJ8wKk7uqLS', 'localnet'],
+  ] as const)('param: solana Chain ID for %s is %s', (_, chainId, line) => {
+    expect(formatMessage({ ...solanaMinimal, chainId }).split('\n')).toContain(`Chain ID: ${line}`)
+  })
+
+  test('param: an empty resource list is still a "Resources:" line in SIWS, and none in EIP-4361', () => {
+    expect(formatMessage({ ...solanaMinimal, resources: [] }).endsWith('\nResources:')).toBe(true)
+    expect(formatMessage({ ...minimal, resources: [] })).toBe(formatMessage(minimal))
   })
 
   test('behavior: a namespace registered later gets its account name', () => {
@@ -135,6 +173,21 @@ describe('formatMessage', () => {
   ])('error: %s', (_, change, code) => {
     expect(refusal(() => formatMessage({ ...minimal, ...change } as SiwxData))).toMatchObject({ code })
   })
+
+  test.each([
+    ['an EVM address', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', 'the address 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 is not a Solana address (base58, 32 bytes)'],
+    ['a letter base58 does not have (0)', 'GmaDrppBC7P5ARKV8g3djiwP89vz1jLK23V2GBjuAEG0', 'the address GmaDrppBC7P5ARKV8g3djiwP89vz1jLK23V2GBjuAEG0 is not a Solana address (base58, 32 bytes)'],
+    ['base58 of 31 bytes', '44aLB2AXRPXCkyeVpyU8kHr4p56Vhwfy8cdz1unGjHR', 'the address 44aLB2AXRPXCkyeVpyU8kHr4p56Vhwfy8cdz1unGjHR is not a Solana address (base58, 32 bytes)'],
+  ])('error: a solana message with %s', (_, accountAddress, why) => {
+    expect(refusal(() => formatMessage({ ...solanaMinimal, accountAddress }))).toEqual({ code: 'InvalidMessage', message: `Not a Sign In With Solana message: ${why}` })
+  })
+
+  test('error: a solana message keeps EIP-4361’s field rules (nonce)', () => {
+    expect(refusal(() => formatMessage({ ...solanaMinimal, nonce: 'short' }))).toEqual({
+      code: 'InvalidMessage',
+      message: 'Not a Sign In With Solana message: the nonce is not 8 or more letters and digits',
+    })
+  })
 })
 
 describe('parseMessage', () => {
@@ -155,11 +208,71 @@ describe('parseMessage', () => {
     ['a field EIP-4361 does not have', text.replace('Version: 1', 'Version: 1\nPurpose: login')],
     ['a missing nonce', text.replace('Nonce: 32891756\n', '')],
     ['one empty line too few', formatMessage(minimal).replace('\n\n\n', '\n\n')],
-    ['another chain’s header', text.replace('Ethereum account', 'Solana account')],
     ['a Chain ID with a leading zero', text.replace('Chain ID: 1', 'Chain ID: 01')],
     ['a resource not in a "- " line', text.replace('- https', '* https')],
     ['an empty text', ''],
   ])('error: refuses %s', (_, tampered) => {
     expect(refusal(() => parseMessage(tampered))).toMatchObject({ code: 'InvalidMessage', message: expect.stringMatching(/^Not an EIP-4361 message: /) })
+  })
+
+  test.each<[string, SiwxData, SiwxData['chainId'] | undefined]>([
+    ['every field', solanaFull, undefined],
+    ['no statement', solanaMinimal, undefined],
+    ['a statement that looks like a field', { ...solanaMinimal, statement: 'URI: https://evil.example' }, undefined],
+    ['an empty resource list', { ...solanaMinimal, resources: [] }, undefined],
+    ['a local cluster, given the session’s chain', { ...solanaMinimal, chainId: 'solana:7nVa4rHmbU4grY2ZbR3Z5ZJ8wKk7uqLS' }, 'solana:7nVa4rHmbU4grY2ZbR3Z5ZJ8wKk7uqLS'],
+    ['mainnet by its deprecated reference, given the session’s chain', { ...solanaMinimal, chainId: 'solana:4sGjMW1sUnHzSxGspuhpqLDx6wiyjNtZ' }, 'solana:4sGjMW1sUnHzSxGspuhpqLDx6wiyjNtZ'],
+  ])('behavior: reads back a Sign In With Solana message (%s)', (_, data, chainId) => {
+    expect(parseMessage(formatMessage(data), { chainId })).toEqual(data)
+  })
+
+  test('behavior: the text as a solana:signIn wallet writes it (wallet-standard-util’s createSignInMessageText) reads as solana', () => {
+    const wallet = 'service.org wants you to sign in with your Solana account:\nGmaDrppBC7P5ARKV8g3djiwP89vz1jLK23V2GBjuAEGB\n\nURI: https://service.org/login\nVersion: 1\nChain ID: solana:mainnet\nNonce: a1b2c3d4e5f6a7b8\nIssued At: 2026-01-01T00:00:00.000Z'
+    expect(parseMessage(wallet)).toEqual({
+      domain: 'service.org',
+      accountAddress: solanaAddress,
+      uri: 'https://service.org/login',
+      version: '1',
+      chainId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+      nonce: 'a1b2c3d4e5f6a7b8',
+      issuedAt: '2026-01-01T00:00:00.000Z',
+    })
+  })
+
+  const siws = formatMessage(solanaFull)
+  test.each([
+    ['CRLF line endings', siws.replaceAll('\n', '\r\n')],
+    ['a trailing line break', `${siws}\n`],
+    ['EIP-4361’s two empty lines where there is no statement', formatMessage(solanaMinimal).replace('\n\n', '\n\n\n')],
+    ['no empty line after the statement', siws.replace('/tos\n\n', '/tos\n')],
+    ['the CAIP-2 reference as Chain ID', siws.replace('Chain ID: solana:mainnet', 'Chain ID: 5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp')],
+    ['an EVM address', siws.replace(solanaAddress, full.accountAddress)],
+    ['an address that is not base58', siws.replace(solanaAddress, `${solanaAddress.slice(0, -1)}0`)],
+    ['a local cluster without the session’s chain', formatMessage({ ...solanaMinimal, chainId: 'solana:7nVa4rHmbU4grY2ZbR3Z5ZJ8wKk7uqLS' })],
+  ])('error: refuses a Sign In With Solana message with %s', (_, tampered) => {
+    expect(refusal(() => parseMessage(tampered))).toMatchObject({ code: 'InvalidMessage', message: expect.stringMatching(/^Not a Sign In With Solana message: /) })
+  })
+
+  test.each([
+    ['a solana message as an eip155 session', siws, 'eip155:1', 'Not an EIP-4361 message: the first line is not "… wants you to sign in with your Ethereum account:"'],
+    ['an eip155 message as a solana session', text, 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', 'Not a Sign In With Solana message: the first line is not "… wants you to sign in with your Solana account:"'],
+    ['a solana message of mainnet as a devnet session', siws, 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', 'Not a Sign In With Solana message: the Chain ID solana:mainnet is not solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1\'s'],
+    ['an eip155 message of chain 1 as a chain 10 session', text, 'eip155:10', 'Not an EIP-4361 message: the Chain ID 1 is not eip155:10\'s'],
+  ] as const)('error: the wrong namespace or chain: %s', (_, message, chainId, why) => {
+    expect(refusal(() => parseMessage(message, { chainId }))).toEqual({ code: 'InvalidMessage', message: why })
+  })
+
+  test('error: a namespace with no parser', () => {
+    expect(refusal(() => parseMessage(text, { chainId: 'polkadot:91b171bb158e2d3848fa23a9f1c25182' }))).toEqual({
+      code: 'UnsupportedNamespace',
+      message: 'No sign-in message parser for polkadot accounts',
+    })
+  })
+
+  test('error: the local cluster names no chain by itself', () => {
+    expect(refusal(() => parseMessage(formatMessage({ ...solanaMinimal, chainId: 'solana:7nVa4rHmbU4grY2ZbR3Z5ZJ8wKk7uqLS' })))).toEqual({
+      code: 'InvalidMessage',
+      message: 'Not a Sign In With Solana message: Chain ID localnet names no chain: pass the session’s chainId',
+    })
   })
 })

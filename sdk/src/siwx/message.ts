@@ -1,8 +1,10 @@
 /**
- * CAIP-122 sign-in messages as text: `formatMessage` for any namespace with a registered account name,
- * exactly EIP-4361 for eip155, and `parseMessage` for EIP-4361 text, which a server reads back.
+ * CAIP-122 sign-in messages (spec §4 Sign-in) as text: `formatMessage` for any namespace with a
+ * registered account name, exactly EIP-4361 for eip155 and exactly Sign In With Solana (SIWS, what
+ * `solana:signIn` wallets write) for solana, and `parseMessage` for those two, which a server reads back.
  */
 import type * as Caip from '@doorway/shared/Caip'
+import { base58 } from '@scure/base'
 import { getAddress } from 'viem'
 import type { SiwxData } from '../types.js'
 import { SiwxError } from './errors.js'
@@ -19,9 +21,35 @@ export function registerNamespace(namespace: Caip.Namespace, accountName: string
   accountNames.set(namespace, accountName)
 }
 
+// SIWS's Chain ID names the cluster, never the genesis hash (its ABNF's message-chain-id; Phantom refuses
+// other values): Wallet Standard's names for the public clusters (AppKit writes the same), CAIP-2's
+// current and deprecated references for each.
+const solanaClusters: Record<string, string> = {
+  '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': 'solana:mainnet',
+  '4sGjMW1sUnHzSxGspuhpqLDx6wiyjNtZ': 'solana:mainnet',
+  EtWTRABZaYq6iMfeYKouRu166VU2xqa1: 'solana:devnet',
+  '8E9rvCKLFQia2Y35HXjjpWzj8weVo44K': 'solana:devnet',
+  '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z': 'solana:testnet',
+}
+// Read back as the current reference of each cluster.
+const solanaReferences: Record<string, string> = {
+  'solana:mainnet': '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+  'solana:devnet': 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
+  'solana:testnet': '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z',
+}
+// Any other cluster (devnet's litesvm chain: its genesis-hash prefix) is a local one to SIWS, which
+// has no `solana:localnet`.
+const localnet = 'localnet'
+
+/** The Chain ID line of a chain: the EIP-155 number, the SIWS cluster, else the CAIP-2 reference. */
+function chainIdText(namespace: string, reference: string): string {
+  if (namespace !== 'solana') return reference
+  return solanaClusters[reference] ?? localnet
+}
+
 /**
- * The text the wallet signs (CAIP-122's string form, in EIP-4361's field order). For eip155 it is
- * EIP-4361 and its fields are checked as EIP-4361 asks; for every namespace a field may not break a line.
+ * The text the wallet signs (CAIP-122's string form, in EIP-4361's field order). eip155 is EIP-4361 and
+ * solana is SIWS, their fields checked as each asks; for every namespace a field may not break a line.
  */
 export function formatMessage(data: SiwxData): string {
   const { namespace, reference } = splitChainId(data.chainId)
@@ -29,71 +57,125 @@ export function formatMessage(data: SiwxData): string {
   if (!accountName)
     throw new SiwxError('UnsupportedNamespace', `No sign-in message for ${namespace} accounts: registerNamespace('${namespace}', name) first`)
   checkFields(data)
-  if (namespace === 'eip155') checkEip155(data)
+  if (namespace === 'eip155') checkAbnf(data, 'eip155')
+  if (namespace === 'solana') checkAbnf(data, 'solana')
+  const siws = namespace === 'solana'
   const optional = (label: string, value: string | undefined) => (value === undefined ? [] : [`${label}: ${value}`])
-  // EIP-4361 ABNF: address LF LF [ statement LF ] LF "URI: " …: without a statement its line goes, both LFs stay.
   return [
     `${data.domain} wants you to sign in with your ${accountName} account:`,
     data.accountAddress,
-    '',
-    ...(data.statement ? [data.statement] : []),
-    '',
+    ...statementLines(data.statement, siws),
     `URI: ${data.uri}`,
     `Version: ${data.version}`,
-    `Chain ID: ${reference}`,
+    `Chain ID: ${chainIdText(namespace, reference)}`,
     `Nonce: ${data.nonce}`,
     `Issued At: ${data.issuedAt}`,
     ...optional('Expiration Time', data.expirationTime),
     ...optional('Not Before', data.notBefore),
     ...optional('Request ID', data.requestId),
-    ...(data.resources?.length ? ['Resources:', ...data.resources.map((resource) => `- ${resource}`)] : []),
+    ...resourceLines(data.resources, siws),
   ].join('\n')
 }
 
+// EIP-4361 ABNF: address LF LF [ statement LF ] LF "URI: " …: without a statement its line goes, both LFs stay.
+// SIWS ABNF: address [ LF LF statement ] LF LF "URI: " …: without a statement, one empty line.
+function statementLines(statement: string | undefined, siws: boolean): string[] {
+  if (siws) return statement ? ['', statement, ''] : ['']
+  return ['', ...(statement ? [statement] : []), '']
+}
+
+// SIWS (@solana/wallet-standard-util's createSignInMessageText) writes "Resources:" for an empty list too.
+function resourceLines(resources: string[] | undefined, siws: boolean): string[] {
+  if (!resources || (!siws && !resources.length)) return []
+  return ['Resources:', ...resources.map((resource) => `- ${resource}`)]
+}
+
+export declare namespace parseMessage {
+  type Options = {
+    /**
+     * The chain the session claims (its `data.chainId`): the text must name it. Needed for a SIWS
+     * message of a local cluster, whose `Chain ID: localnet` names no chain of its own.
+     */
+    chainId?: Caip.ChainId
+  }
+}
+
 /**
- * An EIP-4361 message's data. Strict: any text that `formatMessage` would not write back exactly (other
- * line breaks, spacing, field order, an address without its EIP-55 checksum) is refused.
+ * An EIP-4361 or SIWS message's data (by its first line, or by `options.chainId`'s namespace). Strict:
+ * any text that `formatMessage` would not write back exactly (other line breaks, spacing, field order,
+ * an eip155 address without its EIP-55 checksum) is refused.
  */
-export function parseMessage(text: string): SiwxData {
-  const lines = text.split('\n')
-  let at = 0
-  const next = () => lines[at++]
-  const header = /^(.+) wants you to sign in with your Ethereum account:$/.exec(next() ?? '')
-  if (!header) throw invalid('the first line is not "… wants you to sign in with your Ethereum account:"')
-  const accountAddress = next() ?? ''
-  if (next() !== '') throw invalid('no empty line after the address')
-  const statement = lines[at] === '' ? undefined : next()
-  if (next() !== '') throw invalid('no empty line before the URI')
-  const field = (label: string) => (lines[at]?.startsWith(`${label}: `) ? next()!.slice(label.length + 2) : undefined)
-  const required = (label: string) => field(label) ?? fail(`no "${label}:" line where EIP-4361 puts it`)
-  const data: SiwxData = {
-    domain: header[1]!,
-    accountAddress,
-    ...(statement === undefined ? {} : { statement }),
-    uri: required('URI'),
-    version: required('Version'),
-    chainId: `eip155:${required('Chain ID')}`,
-    nonce: required('Nonce'),
-    issuedAt: required('Issued At'),
-  }
-  for (const [label, key] of [['Expiration Time', 'expirationTime'], ['Not Before', 'notBefore'], ['Request ID', 'requestId']] as const) {
-    const value = field(label)
-    if (value !== undefined) data[key] = value
-  }
-  if (lines[at] === 'Resources:') {
-    at++
-    data.resources = lines.slice(at).map((line) => (line.startsWith('- ') ? line.slice(2) : fail(`"${line}" is not a "- " resource line`)))
-    at = lines.length
-  }
-  if (at !== lines.length) throw invalid(`unexpected line "${lines[at]}"`)
-  if (!/^[1-9][0-9]{0,31}$/.test(data.chainId.slice('eip155:'.length))) throw invalid('the Chain ID is not an EIP-155 chain id')
-  if (formatMessage(data) !== text) throw invalid('it is not the text its fields make')
+export function parseMessage(text: string, options: parseMessage.Options = {}): SiwxData {
+  const namespace = options.chainId === undefined ? headerNamespace(text) : splitChainId(options.chainId).namespace
+  if (namespace !== 'eip155' && namespace !== 'solana')
+    throw new SiwxError('UnsupportedNamespace', `No sign-in message parser for ${namespace} accounts`)
+  const refuse = refusal(namespace)
+  const { fields, chain } = readLines(text.split('\n'), namespace, refuse)
+  const data: SiwxData = { ...fields, chainId: chainIdOf(namespace, chain, options.chainId, refuse) }
+  if (formatMessage(data) !== text) throw refuse('it is not the text its fields make')
   return data
 }
 
-const invalid = (why: string) => new SiwxError('InvalidMessage', `Not an EIP-4361 message: ${why}`)
-const fail = (why: string): never => {
-  throw invalid(why)
+// Which reader to use, not yet whether the line is right. spec §9: the sign-in message default chain is
+// eip155, so text that names no known account is read as EIP-4361.
+function headerNamespace(text: string): 'eip155' | 'solana' {
+  return (text.split('\n', 1)[0] ?? '').includes(' wants you to sign in with your Solana account:') ? 'solana' : 'eip155'
+}
+
+type Refuse = (why: string) => SiwxError
+
+const refusal =
+  (namespace: 'eip155' | 'solana'): Refuse =>
+  (why) =>
+    new SiwxError('InvalidMessage', `Not ${namespace === 'solana' ? 'a Sign In With Solana' : 'an EIP-4361'} message: ${why}`)
+
+/** The fields of the text, line by line, and its Chain ID line as written. */
+function readLines(lines: string[], namespace: 'eip155' | 'solana', refuse: Refuse) {
+  let at = 0
+  const next = () => lines[at++]
+  const fail = (why: string): never => {
+    throw refuse(why)
+  }
+  const accountName = accountNames.get(namespace)!
+  const first = next() ?? ''
+  const suffix = ` wants you to sign in with your ${accountName} account:`
+  if (!first.endsWith(suffix) || first.length === suffix.length) fail(`the first line is not "… wants you to sign in with your ${accountName} account:"`)
+  const accountAddress = next() ?? ''
+  if (next() !== '') fail('no empty line after the address')
+  // EIP-4361 leaves the statement's line empty when there is none; in SIWS an empty line follows a statement, never a field
+  const hasStatement = namespace === 'solana' ? lines[at + 1] === '' : lines[at] !== ''
+  const statement = hasStatement ? next() : undefined
+  if ((namespace === 'eip155' || hasStatement) && next() !== '') fail('no empty line before the URI')
+  const field = (label: string) => (lines[at]?.startsWith(`${label}: `) ? next()!.slice(label.length + 2) : undefined)
+  const required = (label: string) => field(label) ?? fail(`no "${label}:" line where ${namespace === 'solana' ? 'SIWS' : 'EIP-4361'} puts it`)
+  const [uri, version, chain, nonce, issuedAt] = ['URI', 'Version', 'Chain ID', 'Nonce', 'Issued At'].map(required) as [string, string, string, string, string]
+  const fields: Omit<SiwxData, 'chainId'> = { domain: first.slice(0, -suffix.length), accountAddress, ...(statement === undefined ? {} : { statement }), uri, version, nonce, issuedAt }
+  for (const [label, key] of [['Expiration Time', 'expirationTime'], ['Not Before', 'notBefore'], ['Request ID', 'requestId']] as const) {
+    const value = field(label)
+    if (value !== undefined) fields[key] = value
+  }
+  if (lines[at] === 'Resources:') {
+    fields.resources = lines.slice(at + 1).map((line) => (line.startsWith('- ') ? line.slice(2) : fail(`"${line}" is not a "- " resource line`)))
+    at = lines.length
+  }
+  if (at !== lines.length) fail(`unexpected line "${lines[at]}"`)
+  return { fields, chain }
+}
+
+/** The CAIP-2 id a Chain ID line stands for; the claimed one, when given, must be what the line names. */
+function chainIdOf(namespace: 'eip155' | 'solana', line: string, claimed: Caip.ChainId | undefined, refuse: Refuse): Caip.ChainId {
+  if (namespace === 'eip155') {
+    if (!/^[1-9][0-9]{0,31}$/.test(line)) throw refuse('the Chain ID is not an EIP-155 chain id')
+    if (claimed !== undefined && claimed !== `eip155:${line}`) throw refuse(`the Chain ID ${line} is not ${claimed}'s`)
+    return `eip155:${line}`
+  }
+  if (claimed !== undefined) {
+    if (chainIdText('solana', splitChainId(claimed).reference) !== line) throw refuse(`the Chain ID ${line} is not ${claimed}'s`)
+    return claimed
+  }
+  const reference = solanaReferences[line]
+  if (reference) return `solana:${reference}`
+  throw refuse(line === localnet ? 'Chain ID localnet names no chain: pass the session’s chainId' : `the Chain ID ${line} is not a Solana cluster`)
 }
 
 function splitChainId(chainId: string) {
@@ -122,11 +204,13 @@ const authorityPattern = /^(\[[0-9a-fA-F:.]+\]|[-a-zA-Z0-9._~%!$&'()*+,;=]+)(:[0
 const timePattern = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
 const isTime = (value: string | undefined) => value === undefined || (timePattern.test(value) && !Number.isNaN(Date.parse(value)))
 
-// EIP-4361 Message Fields.
-function checkEip155(data: SiwxData): void {
-  const refuse = (why: string) => new SiwxError('InvalidMessage', `Not an EIP-4361 message: ${why}`)
+// EIP-4361 Message Fields, which SIWS's ABNF takes over but for its address: an EIP-55 checksummed
+// address for eip155, the base58 of a 32-byte ed25519 public key for solana.
+function checkAbnf(data: SiwxData, namespace: 'eip155' | 'solana'): void {
+  const refuse = refusal(namespace)
   if (!authorityPattern.test(data.domain)) throw refuse(`the domain ${data.domain} is not an RFC 3986 authority`)
-  if (!isChecksummed(data.accountAddress)) throw refuse('the address is not an EIP-55 checksummed address')
+  if (namespace === 'eip155' && !isChecksummed(data.accountAddress)) throw refuse('the address is not an EIP-55 checksummed address')
+  if (namespace === 'solana' && !isSolanaAddress(data.accountAddress)) throw refuse(`the address ${data.accountAddress} is not a Solana address (base58, 32 bytes)`)
   if (!uriPattern.test(data.uri)) throw refuse(`the URI ${data.uri} is not an RFC 3986 URI`)
   if (data.version !== '1') throw refuse('the version is not 1')
   if (!/^[a-zA-Z0-9]{8,}$/.test(data.nonce)) throw refuse('the nonce is not 8 or more letters and digits')
@@ -144,3 +228,17 @@ function isChecksummed(address: string): boolean {
     return false
   }
 }
+
+/** The 32-byte ed25519 public key a Solana address is the base58 of; undefined when it is not one. */
+export function solanaPublicKey(address: string): Uint8Array | undefined {
+  // 32 bytes are 32 to 44 base58 digits; the length check first keeps the decoder off long input
+  if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(address)) return undefined
+  try {
+    const key = base58.decode(address)
+    return key.length === 32 ? key : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const isSolanaAddress = (address: string) => solanaPublicKey(address) !== undefined

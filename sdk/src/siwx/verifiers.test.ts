@@ -1,3 +1,5 @@
+import { ed25519 } from '@noble/curves/ed25519'
+import { base58, base64 } from '@scure/base'
 import { type Address, createPublicClient, type Hex, http, serializeErc6492Signature } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -7,7 +9,7 @@ import * as Tokens from '@doorway/devnet/tokens'
 import type { SiwxData, SiwxSession } from '../types.js'
 import { SiwxError } from './errors.js'
 import { formatMessage } from './message.js'
-import { eip155Verifier, type Verifier, verifySession } from './verifiers.js'
+import { eip155Verifier, solanaVerifier, type Verifier, verifySession } from './verifiers.js'
 
 // A port apart from the running stack's (8545/8546) and from the other tests' anvil chains.
 const chain = { id: 31337, port: 18961, rpcUrl: 'http://127.0.0.1:18961' }
@@ -156,6 +158,91 @@ describe('eip155Verifier', () => {
     const { client } = Anvil.clients(chain, owner.address)
     const withClient = eip155Verifier({ clients: { 'eip155:31337': client }, now: () => now })
     await expect(withClient.verify(await signed(owner.address))).resolves.toBeUndefined()
+  })
+})
+
+describe('solanaVerifier', () => {
+  const solana = solanaVerifier({ now: () => now })
+  // Solana keys by their 32-byte seed (web3.js Keypair.fromSeed makes the same public keys)
+  const seed = new Uint8Array(32).fill(7)
+  const address = base58.encode(ed25519.getPublicKey(seed))
+  const strangerSeed = new Uint8Array(32).fill(9)
+
+  /** A SIWS session for `accountAddress`, signed by `signer` (a seed) as solana:signMessage does: ed25519 over the UTF-8 text, base58. */
+  function signedSolana(fields: Partial<SiwxData> = {}, signer = seed): SiwxSession {
+    const data = dataFor(owner.address, { accountAddress: address, chainId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', ...fields })
+    const message = formatMessage(data)
+    return { data, message, signature: base58.encode(ed25519.sign(new TextEncoder().encode(message), signer)) }
+  }
+
+  test('behavior: the key is a Solana Keypair’s: seed 7 × 32 is the account web3.js names', () => {
+    expect(address).toBe('GmaDrppBC7P5ARKV8g3djiwP89vz1jLK23V2GBjuAEGB')
+  })
+
+  test('behavior: the account’s ed25519 signature (base58) over the message’s UTF-8 bytes verifies', async () => {
+    await expect(solana.verify(signedSolana())).resolves.toBeUndefined()
+    // text beyond ASCII is signed as UTF-8
+    await expect(solana.verify(signedSolana({ statement: 'Connexion à l’application ✓' }))).resolves.toBeUndefined()
+  })
+
+  test('error: another key’s signature', async () => {
+    expect(await refusal(signedSolana({}, strangerSeed), solana)).toEqual({ code: 'InvalidSignature', message: `The signature is not ${address}'s` })
+  })
+
+  test('error: the message changed after signing, or the data beside it', async () => {
+    const session = signedSolana()
+    const tampered = session.message.replace('Nonce: f00dfeed12345678', 'Nonce: f00dfeed00000000')
+    expect(await refusal({ ...session, message: tampered }, solana)).toEqual({ code: 'MessageMismatch', message: 'The message is not the text of its data' })
+    const data = { ...session.data, nonce: 'f00dfeed00000000' }
+    expect(await refusal({ data, message: formatMessage(data), signature: session.signature }, solana)).toMatchObject({ code: 'InvalidSignature' })
+    // one bit of the signature flipped
+    const bytes = base58.decode(session.signature)
+    bytes[10]! ^= 1
+    expect(await refusal({ ...session, signature: base58.encode(bytes) }, solana)).toMatchObject({ code: 'InvalidSignature' })
+  })
+
+  test.each([
+    ['hex', () => `0x${Buffer.from(base58.decode(signedSolana().signature)).toString('hex')}`],
+    ['base64 (signatures cross as base58)', () => base64.encode(base58.decode(signedSolana().signature))],
+    ['base58 of 63 bytes', () => base58.encode(base58.decode(signedSolana().signature).slice(1))],
+    ['empty', () => ''],
+    ['no string at all', () => 42],
+  ])('error: a signature that is %s', async (_, signature) => {
+    expect(await refusal({ ...signedSolana(), signature: signature() as string }, solana)).toEqual({
+      code: 'InvalidSignature',
+      message: 'The signature is not a base58 ed25519 signature (64 bytes)',
+    })
+  })
+
+  test('error: an address that is no key (off the curve, as a program-derived address) is refused, not crashed on', async () => {
+    const session = signedSolana({ accountAddress: '8qbHbw2BbbTHBW1sbeqakYXVKRQM8Ne7pLK7m6CVfeR' })
+    expect(await refusal(session, solana)).toMatchObject({ code: 'InvalidSignature' })
+  })
+
+  test('error: an EVM address in a solana session', async () => {
+    const data = dataFor(owner.address, { chainId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' })
+    expect(await refusal({ data, message: 'x', signature: '1' }, solana)).toMatchObject({
+      code: 'InvalidMessage',
+      message: expect.stringMatching(/^Not a Sign In With Solana message: the address 0x.* is not a Solana address/),
+    })
+  })
+
+  test.each([
+    ['expired', { expirationTime: '2026-01-01T00:05:00.000Z' }, { code: 'Expired', message: 'The sign-in expired at 2026-01-01T00:05:00.000Z' }],
+    ['not valid yet', { notBefore: '2026-01-01T01:00:00.000Z' }, { code: 'NotYetValid' }],
+  ])('error: a well-signed session %s', async (_, fields, expected) => {
+    expect(await refusal(signedSolana(fields), solana)).toMatchObject(expected)
+  })
+
+  test('error: an eip155 session is refused by name', async () => {
+    expect(await refusal(await signed(owner.address), solana)).toEqual({ code: 'UnsupportedNamespace', message: 'The solana verifier does not verify eip155 sessions' })
+  })
+
+  test('behavior: verifySession hands each session to its namespace’s verifier', async () => {
+    await expect(verifySession(signedSolana(), [verifier, solana])).resolves.toBeUndefined()
+    await expect(verifySession(await signed(owner.address), [verifier, solana])).resolves.toBeUndefined()
+    await expect(verifySession(signedSolana({}, strangerSeed), [verifier, solana])).rejects.toMatchObject({ code: 'InvalidSignature' })
+    await expect(verifySession(signedSolana(), [verifier])).rejects.toThrow(new SiwxError('NoVerifier', 'No verifier for solana sessions'))
   })
 })
 

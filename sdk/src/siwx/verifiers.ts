@@ -3,11 +3,13 @@
  * namespace nobody verifies is refused by name rather than trusted or crashed on.
  */
 import type * as Caip from '@doorway/shared/Caip'
+import { ed25519 } from '@noble/curves/ed25519'
+import { base58 } from '@scure/base'
 import { type Chain, type Client, createPublicClient, http, isHex, type Transport } from 'viem'
 import { getChainId, verifyMessage } from 'viem/actions'
 import type { SiwxSession } from '../types.js'
 import { SiwxError } from './errors.js'
-import { formatMessage } from './message.js'
+import { formatMessage, solanaPublicKey } from './message.js'
 
 export type Verifier = {
   /** The CAIP-2 namespace whose sessions it verifies. */
@@ -44,11 +46,7 @@ export function eip155Verifier(options: eip155Verifier.Options): Verifier {
   return {
     namespace: 'eip155',
     async verify(session) {
-      const namespace = namespaceOf(session)
-      if (namespace !== 'eip155')
-        throw new SiwxError('UnsupportedNamespace', `The eip155 verifier does not verify ${namespace || 'these'} sessions`)
-      const { data, message, signature } = session
-      if (formatMessage(data) !== message) throw new SiwxError('MessageMismatch', 'The message is not the text of its data')
+      const { data, message, signature } = checkSession(session, 'eip155')
       const client = clientOf(data.chainId)
       if (!client) throw new SiwxError('UnknownChain', `No RPC URL to verify sign-ins on ${data.chainId}`)
       const problem = timeProblem(data, now())
@@ -77,6 +75,54 @@ export declare namespace eip155Verifier {
     /** The clock the time bounds are checked against (ms). */
     now?: () => number
   }
+}
+
+/**
+ * solana sessions (Sign In With Solana): the message is the text of its data, it is within its Not Before
+ * and Expiration Time, and `signature` is the base58 of the 64-byte ed25519 signature over the message's
+ * UTF-8 bytes by the key the address is (what `solana:signMessage` and `solana:signIn` return as bytes, in
+ * the text form Solana gives signatures). No chain is asked: a Solana account is its key.
+ */
+export function solanaVerifier(options: solanaVerifier.Options = {}): Verifier {
+  const { now = Date.now } = options
+  return {
+    namespace: 'solana',
+    async verify(session) {
+      const { data, message, signature } = checkSession(session, 'solana')
+      const problem = timeProblem(data, now())
+      if (problem) throw problem
+      const bytes = typeof signature === 'string' && /^[1-9A-HJ-NP-Za-km-z]{64,88}$/.test(signature) ? base58.decode(signature) : undefined
+      if (bytes?.length !== 64) throw new SiwxError('InvalidSignature', 'The signature is not a base58 ed25519 signature (64 bytes)')
+      // formatMessage has checked the address is a 32-byte key
+      const publicKey = solanaPublicKey(data.accountAddress)!
+      if (!verifies(bytes, new TextEncoder().encode(message), publicKey))
+        throw new SiwxError('InvalidSignature', `The signature is not ${data.accountAddress}'s`)
+    },
+  }
+}
+export declare namespace solanaVerifier {
+  type Options = {
+    /** The clock the time bounds are checked against (ms). */
+    now?: () => number
+  }
+}
+
+function verifies(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
+  try {
+    // zip215 off: RFC 8032's strict rules (no small-order keys, canonical encodings), as Solana's verify_strict
+    return ed25519.verify(signature, message, publicKey, { zip215: false })
+  } catch {
+    // a key or signature that is no curve point
+    return false
+  }
+}
+
+/** The session of `namespace` whose message is the text of its data (EIP-4361, SIWS), else why not. */
+function checkSession(session: SiwxSession, namespace: Caip.Namespace): SiwxSession {
+  const found = namespaceOf(session)
+  if (found !== namespace) throw new SiwxError('UnsupportedNamespace', `The ${namespace} verifier does not verify ${found || 'these'} sessions`)
+  if (formatMessage(session.data) !== session.message) throw new SiwxError('MessageMismatch', 'The message is not the text of its data')
+  return session
 }
 
 /** What is wrong with a session's time bounds at `now` (ms): past its Expiration Time or before its Not Before. */

@@ -44,6 +44,14 @@ afterEach(() => {
 })
 
 describe('ask', () => {
+  test('behavior: a warning row (a Solana program the wallet cannot read) is marked as one; others are not', () => {
+    withVisibilityObserver()
+    const warning = { label: approveText.warning, value: approveText.unknownProgram, tone: 'warning' as const }
+    const { root } = setup({ description: { title: approveText.methods.solana_signTransaction, rows: [warning, ...description.rows] } })
+    const rows = [...root.querySelectorAll('dl > div')]
+    expect(rows.filter((row) => row.classList.contains('approval-row-warning')).map((row) => row.querySelector('dd')?.textContent)).toEqual([approveText.unknownProgram])
+  })
+
   test('behavior: an accessible screen of the request, its host and custody, with focus on Reject', () => {
     withVisibilityObserver()
     const { root, approve, reject } = setup()

@@ -2,7 +2,7 @@ import './approval.css'
 import { codes, DoorwayError } from '@doorway/shared/Errors'
 import { format, requestAborted } from '@doorway/shared/Texts'
 import { approveText } from '@doorway/shared/texts/approve'
-import type { Description, Row } from './describe.js'
+import type { Row } from './describe.js'
 import { element, holdToConfirm, type Listen, observesVisibility, type Visibility, watchIntersection, watchPage } from './guard.js'
 
 // The approval screen the secure-site renders in its own frame (docs/embedded-wallet.md §7), behind guard.ts: Approve
@@ -22,7 +22,8 @@ export class Aborted extends DoorwayError {
 
 export declare namespace ask {
   type Options = {
-    description: Description
+    /** What is asked, in words: an EVM request's description (describe.ts) or a Solana one's (describeSolana.ts). */
+    description: { title: string; rows: readonly Row[] }
     /** The dapp's origin: attested by `location.ancestorOrigins`, or as the frame reported it. */
     host: { origin: string; attested: boolean }
     /** Aborts when the modal closes or the request times out. */
@@ -107,6 +108,7 @@ function render(doc: Document, { description, host }: ask.Options, hold: boolean
   for (const row of [hostRow, ...description.rows]) {
     // A short word or amount beside its label; addresses, data and messages under it.
     const item = element(doc, 'div', !row.mono && row.value.length <= inlineChars ? 'approval-row approval-row-inline' : 'approval-row')
+    if (row.tone === 'warning') item.classList.add('approval-row-warning')
     const value = element(doc, 'dd', 'approval-value', row.value)
     if (row.mono) value.dataset.mono = ''
     item.append(element(doc, 'dt', 'approval-label', row.label), value)

@@ -46,7 +46,13 @@ export type Request = {
   fiat?: { price: number; currency: string }
 }
 
-export type Row = { label: string; value: string; mono?: boolean }
+export type Row = {
+  label: string
+  value: string
+  mono?: boolean
+  /** A row the person must not miss: what the wallet could not read. */
+  tone?: 'warning'
+}
 
 /** What the approval screen shows, and exactly what the signer signs once it is approved. */
 export type Description = {
@@ -127,25 +133,10 @@ function personalSign(params: readonly unknown[], { rows, from }: Context): Desc
   sameAddress(address, from, 'personal_sign: the address')
   const hex = hexBytes(message, 'personal_sign: the message')
   if (size(hex) > maxMessageBytes) throw new InvalidRequest(`personal_sign: the message is over ${maxMessageBytes} bytes`)
-  const text = utf8(hex)
+  const text = Display.text(hexToBytes(hex))
   const row: Row =
     text === undefined ? { label: approveText.messageHex, value: hex, mono: true } : { label: approveText.message, value: text }
   return { method: 'personal_sign', title: approveText.methods.personal_sign, rows: [...rows, row], message: hex }
-}
-
-const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
-
-/** The message as text when it is readable UTF-8; undefined means show it as hex. */
-function utf8(hex: Hex): string | undefined {
-  const bytes = hexToBytes(hex)
-  if (bytes.length === 0) return undefined
-  let text: string
-  try {
-    text = decoder.decode(bytes)
-  } catch {
-    return undefined // not UTF-8: shown as hex, which is the answer, not an error
-  }
-  return Display.isSafeText(text) ? text : undefined
 }
 
 function signTypedData(params: readonly unknown[], { rows, from, chainId }: Context): Description {

@@ -4,6 +4,8 @@ import * as Errors from '@doorway/shared/Errors'
 import { format } from '@doorway/shared/Texts'
 import { emailText } from '@doorway/shared/texts/email'
 import { exportKeyText } from '@doorway/shared/texts/exportKey'
+import { base58 } from '@scure/base'
+import { Keypair } from '@solana/web3.js'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { Aborted } from '../approval/Approval.js'
 import { holdMs, visibleMs } from '../approval/guard.js'
@@ -91,11 +93,15 @@ describe('show', () => {
     // The entropy is zeroed once the phrase is made; nothing is shown before the hold.
     expect(calls.secrets[0]).toEqual(new Uint8Array(16))
     expect(root.textContent).not.toContain(privateKey)
+    expect(root.querySelector(`[aria-label="${exportKeyText.solanaKey}"]`)).toBeNull()
 
     await reveal()
     const words = [...root.querySelectorAll('ol li')].map((li) => li.textContent)
     expect(words).toEqual(mnemonic.split(' '))
-    expect(root.querySelector('[aria-label="Private key"]')?.textContent).toBe(privateKey)
+    expect(root.querySelector(`[aria-label="${exportKeyText.privateKey}"]`)?.textContent).toBe(privateKey)
+    // The Solana key as Phantom and Solflare import it: web3.js takes it as the wallet's keypair.
+    const solanaKey = root.querySelector(`[aria-label="${exportKeyText.solanaKey}"]`)!.textContent!
+    expect(Keypair.fromSecretKey(base58.decode(solanaKey)).publicKey.toBase58()).toBe('HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk')
     button(exportKeyText.done)!.click()
     await vi.advanceTimersByTimeAsync(0)
     expect(outcome.done).toBe(true)
@@ -110,6 +116,20 @@ describe('show', () => {
     expect(root.querySelector('form')?.hidden).toBe(true)
     await reveal()
     expect(root.textContent).toContain(privateKey)
+  })
+
+  test('behavior: each key has its own copy button, through this origin\'s clipboard', async () => {
+    const copied: string[] = []
+    vi.stubGlobal('navigator', { clipboard: { writeText: async (text: string) => void copied.push(text) } })
+    const { root, button, reveal, status } = setup({ wallet: { exportCode: async () => ({ email, sent: false }) } })
+    button(exportKeyText.start)!.click()
+    await vi.advanceTimersByTimeAsync(0)
+    await reveal()
+    for (const name of [exportKeyText.copyPhrase, exportKeyText.copyKey, exportKeyText.copySolanaKey]) button(name)!.click()
+    await vi.advanceTimersByTimeAsync(0)
+    const solanaKey = root.querySelector(`[aria-label="${exportKeyText.solanaKey}"]`)!.textContent!
+    expect(copied).toEqual([mnemonic, privateKey, solanaKey])
+    expect(status().textContent).toBe(exportKeyText.copied)
   })
 
   test('error: nothing is revealed before the screen has been seen for 500 ms, and a covered screen takes the secret off the page', async () => {

@@ -5,12 +5,13 @@ import { format } from '@doorway/shared/Texts'
 import { secureText } from '@doorway/shared/texts/email'
 import { exportKeyText } from '@doorway/shared/texts/exportKey'
 import { Aborted } from '../approval/Approval.js'
+import * as Solana from '../wallet/Solana.js'
 import { run, say } from '../approval/steps.js'
 import { element, holdToConfirm, type Listen, observesVisibility, type Visibility, watchIntersection, watchPage } from '../approval/guard.js'
 
 // Key export (docs/embedded-wallet.md §8), rendered by the secure-site in its own frame: a fresh
 // code to the wallet's email, then a hold-to-reveal on a screen that has stayed visible (guard.ts),
-// then the recovery phrase and the private key, in this DOM only, copied through this origin's own
+// then the recovery phrase, the EVM private key and the Solana secret key, in this DOM only, copied through this origin's own
 // clipboard. The frame learns only that the person is done. A screen that gets covered or hidden
 // takes the secret off the page again.
 
@@ -33,6 +34,9 @@ export declare namespace show {
 
 type Step = 'confirm' | 'code' | 'reveal' | 'shown'
 
+/** What the export shows: the 12 words, the EVM key as hex, the Solana keypair as base58. */
+type Secret = { mnemonic: string; privateKey: string; solanaKey: string }
+
 /** One export on the page: what `show` was given, its elements, and where the person is in it. */
 type View = {
   readonly wallet: show.Options['wallet']
@@ -50,7 +54,7 @@ type View = {
   step: Step
   busy: boolean
   visibility: Visibility
-  secret: { mnemonic: string; privateKey: string } | undefined
+  secret: Secret | undefined
   /** The server step under way, aborted when the export ends. */
   request: AbortController | undefined
   stopWatching: () => void
@@ -168,11 +172,11 @@ function reveal(view: View) {
   say(view, '')
 }
 
-/** The entropy released for this export, as the phrase and key; the bytes are zeroed at once. */
+/** The entropy released for this export, as the phrase and keys; the bytes are zeroed at once. */
 async function unlock(view: View, code: string | undefined, signal: AbortSignal) {
   const entropy = await view.wallet.exportSecret(view.host, code, signal)
   try {
-    view.secret = Shares.exportable(entropy)
+    view.secret = { ...Shares.exportable(entropy), solanaKey: Solana.exportable(entropy) }
   } finally {
     entropy.fill(0)
   }
@@ -237,31 +241,39 @@ function render(doc: Document): Screen {
   return { section, status, confirm, start, code, sent, input, reveal, hold, secret, cancel }
 }
 
-/** The phrase as numbered words and the key as hex, each with its own copy button. */
-function secretView(doc: Document, secret: { mnemonic: string; privateKey: string }, listen: Listen, say: (text: string, alert?: boolean) => void) {
+/** The phrase as numbered words and each key on its own, each with its own copy button. */
+function secretView(doc: Document, secret: Secret, listen: Listen, say: (text: string, alert?: boolean) => void) {
   const words = element(doc, 'ol', 'export-words')
   words.setAttribute('aria-label', exportKeyText.phrase)
   for (const word of secret.mnemonic.split(' ')) words.append(element(doc, 'li', '', word))
-  const key = element(doc, 'p', 'approval-value export-key', secret.privateKey)
-  key.dataset.mono = ''
-  key.setAttribute('aria-label', exportKeyText.privateKey)
   const copy = (text: string) => () =>
     navigator.clipboard.writeText(text).then(
       () => say(exportKeyText.copied),
       () => say(exportKeyText.copyFailed, true),
     )
-  const copyPhrase = button(doc, 'approval-reject', exportKeyText.copyPhrase)
-  const copyKey = button(doc, 'approval-reject', exportKeyText.copyKey)
-  listen(copyPhrase, 'click', copy(secret.mnemonic))
-  listen(copyKey, 'click', copy(secret.privateKey))
+  const copyButton = (label: string, text: string) => {
+    const node = button(doc, 'approval-reject', label)
+    listen(node, 'click', copy(text))
+    return node
+  }
   return [
     element(doc, 'h2', 'approval-label', exportKeyText.phrase),
     words,
-    copyPhrase,
-    element(doc, 'h2', 'approval-label', exportKeyText.privateKey),
-    key,
-    copyKey,
+    copyButton(exportKeyText.copyPhrase, secret.mnemonic),
+    ...keyView(doc, exportKeyText.privateKey, secret.privateKey),
+    copyButton(exportKeyText.copyKey, secret.privateKey),
+    ...keyView(doc, exportKeyText.solanaKey, secret.solanaKey),
+    element(doc, 'p', 'approval-summary', exportKeyText.solanaKeyHint),
+    copyButton(exportKeyText.copySolanaKey, secret.solanaKey),
   ]
+}
+
+/** A key under its heading, named by it for screen readers. */
+function keyView(doc: Document, label: string, value: string): HTMLElement[] {
+  const key = element(doc, 'p', 'approval-value export-key', value)
+  key.dataset.mono = ''
+  key.setAttribute('aria-label', label)
+  return [element(doc, 'h2', 'approval-label', label), key]
 }
 
 function button(doc: Document, className: string, text: string): HTMLButtonElement {

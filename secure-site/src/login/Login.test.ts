@@ -7,7 +7,7 @@ import { Aborted } from '../approval/Approval.js'
 import { type Account, Refusal } from '../wallet/Wallet.js'
 import * as Login from './Login.js'
 
-const account: Account = { email: 'person@example.com', address: '0x00000000000000000000000000000000000000aa' }
+const account: Account = { email: 'person@example.com', address: '0x00000000000000000000000000000000000000aa', solanaAddress: 'HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk' }
 
 /** The outcome of a screen's promise once it settles. */
 function watch<value>(promise: Promise<value>) {

@@ -8,10 +8,13 @@ import * as Shares from '@doorway/secure-site/common/Shares'
 import * as TestStack from '@doorway/secure-site/server/testStack'
 import { errors, format } from '@doorway/shared/Texts'
 import { emailText } from '@doorway/shared/texts/email'
+import { ed25519 } from '@noble/curves/ed25519'
+import { base58 } from '@scure/base'
 import { recoverMessageAddress } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as Device from './Device.js'
+import * as Solana from './Solana.js'
 import * as Wallet from './Wallet.js'
 
 const host = 'http://localhost:5173'
@@ -39,9 +42,12 @@ describe('wallet', () => {
     const store = Device.memoryStore()
     const first = device(store)
     const account = await login(first, email)
-    expect(account).toEqual({ email, address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) })
+    expect(account).toEqual({ email, address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), solanaAddress: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/) })
     const signature = await (await Wallet.account(first)).signMessage({ message: 'hello' })
     expect(await recoverMessageAddress({ message: 'hello', signature })).toBe(account.address)
+    // The Solana key of the same entropy signs for the Solana address.
+    const message = new TextEncoder().encode('hello solana')
+    expect(ed25519.verify(Solana.sign(await Wallet.solana(first), message), message, base58.decode(account.solanaAddress))).toBe(true)
 
     // A reload: the same device store, a fresh module. D + A, no code.
     const mailsBefore = place.stack.mails.length
@@ -51,7 +57,7 @@ describe('wallet', () => {
 
   test('security: another device (another site\'s partition) gets nothing from the code alone; once the person approves it from the vault\'s mail it recovers the same address', async () => {
     const email = newEmail()
-    const { address } = await login(device(), email)
+    const { address, solanaAddress } = await login(device(), email)
     // The server throttles the email for 30 s; move its record of the first code into the past.
     await place.db.query('UPDATE otp_challenges SET created_at = created_at - 60000 WHERE email = $1', [email])
     const other = device()
@@ -64,7 +70,8 @@ describe('wallet', () => {
     expect(other.unlocked).toBeUndefined()
     const page = await place.stack.approve(email)
     expect(page.status).toBe(200)
-    expect(await pending).toEqual({ email, address })
+    expect(await pending).toEqual({ email, address, solanaAddress })
+    expect((await Wallet.solana(other)).address).toBe(solanaAddress)
     const signature = await (await Wallet.account(other)).signMessage({ message: 'same key' })
     expect(await recoverMessageAddress({ message: 'same key', signature })).toBe(address)
     // The vault's own notice to the owner.

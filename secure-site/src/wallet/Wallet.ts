@@ -21,8 +21,10 @@ import { split } from 'shamir-secret-sharing'
 import type { LocalAccount } from 'viem/accounts'
 import * as Device from './Device.js'
 import * as Server from './Server.js'
+import * as Solana from './Solana.js'
 
-export type Account = { email: string; address: `0x${string}` }
+/** The wallet as the frame knows it: the email, the EVM address and the Solana address of the same entropy (docs/embedded-wallet.md §1). */
+export type Account = { email: string; address: `0x${string}`; solanaAddress: string }
 
 /** docs/embedded-wallet.md §1: the derived key is dropped after this long without use. */
 export const idleMs = 15 * 60_000
@@ -61,7 +63,7 @@ export type Wallet = {
   exportChallenge: string | undefined
 }
 
-type Unlocked = { account: LocalAccount; email: string; timer: ReturnType<typeof setTimeout> }
+type Unlocked = { account: LocalAccount; solana: Solana.Key; email: string; timer: ReturnType<typeof setTimeout> }
 
 export function create(options: Options): Wallet {
   const wallet: Omit<Wallet, 'server'> = { options, device: undefined, unlocked: undefined, challenge: undefined, approval: undefined, exportChallenge: undefined }
@@ -260,6 +262,15 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * (docs/embedded-wallet.md §10) signs nothing more.
  */
 export async function account(wallet: Wallet, signal?: AbortSignal): Promise<LocalAccount> {
+  return (await unlocked(wallet, signal)).account
+}
+
+/** The Solana key for one signature, as `account`: the session confirmed first, rebuilt from D + A after the idle lock. */
+export async function solana(wallet: Wallet, signal?: AbortSignal): Promise<Solana.Key> {
+  return (await unlocked(wallet, signal)).solana
+}
+
+async function unlocked(wallet: Wallet, signal?: AbortSignal): Promise<Unlocked> {
   // Before the first call of the page the device is unknown here: restore's own POST /v1/session confirms.
   if (wallet.device?.enrolled) await confirmSession(wallet, signal)
   if (!wallet.unlocked) {
@@ -269,7 +280,7 @@ export async function account(wallet: Wallet, signal?: AbortSignal): Promise<Loc
   const current = wallet.unlocked as Unlocked
   clearTimeout(current.timer)
   current.timer = setTimeout(() => lock(wallet), idleMs)
-  return current.account
+  return current
 }
 
 /**
@@ -345,7 +356,10 @@ export async function signOut(wallet: Wallet, signal?: AbortSignal): Promise<voi
 
 /** Drops the account from memory; the next signature rebuilds it from D + A. */
 export function lock(wallet: Wallet): void {
-  if (wallet.unlocked) clearTimeout(wallet.unlocked.timer)
+  if (wallet.unlocked) {
+    clearTimeout(wallet.unlocked.timer)
+    Solana.forget(wallet.unlocked.solana)
+  }
   wallet.unlocked = undefined
 }
 
@@ -384,9 +398,11 @@ async function call<E extends Server.Endpoint>(wallet: Wallet, endpoint: E, body
 function unlock(wallet: Wallet, secret: Uint8Array, email: string): Account {
   lock(wallet)
   const account = Shares.evmAccount(secret)
+  // The same verified entropy: the EVM address check covers the Solana key too.
+  const solana = Solana.fromEntropy(secret)
   secret.fill(0)
-  wallet.unlocked = { account, email, timer: setTimeout(() => lock(wallet), idleMs) }
-  return { email, address: account.address }
+  wallet.unlocked = { account, solana, email, timer: setTimeout(() => lock(wallet), idleMs) }
+  return { email, address: account.address, solanaAddress: solana.address }
 }
 
 /** Two shares rebuilt into the entropy, checked against the committed address; both are zeroed. */

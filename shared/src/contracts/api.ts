@@ -43,6 +43,17 @@ const projectInBody = { projectId: Contract.field(S.optional(S.string({ min: 1 }
 
 const evmAddress = S.string({ pattern: /^0x[0-9a-fA-F]{40}$/ })
 const address = (name: string) => Contract.field(evmAddress, `Invalid ${name}: expected a 0x-prefixed 40-hex-digit address`)
+/**
+ * An account of any namespace the api reads balances and history for (spec §5 Address formats): 0x… on
+ * EVM networks, base58 on Solana (and legacy Bitcoin), bech32 for segwit Bitcoin. Only the shape is checked
+ * here; the route holds the address to the network asked for (api/src/chains/Addresses.ts), with its own 400.
+ */
+const anyAddress = S.union(
+  evmAddress,
+  S.string({ pattern: /^[1-9A-HJ-NP-Za-km-z]{25,44}$/ }),
+  S.string({ pattern: /^(bc|tb|bcrt|BC|TB|BCRT)1[02-9ac-hj-np-zAC-HJ-NP-Z]{6,87}$/ }),
+)
+const account = (name: string) => Contract.field(anyAddress, `Invalid ${name}: expected an EVM (0x…), Solana or Bitcoin address`)
 
 /** CAIP-2; the pattern is CAIP-2's grammar, the check spec §5's (known namespaces, decimal EIP-155 ids). */
 const caip2 = { pattern: '^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$', description: 'CAIP-2 network id' }
@@ -50,7 +61,11 @@ const chainId = S.refine(S.string({ max: 64 }), Caip.isChainId, caip2)
 /** The same check, typed as any text: a body field clients fill from their own strings. */
 const chainIdText = S.refine(S.string({ max: 64 }), (x): boolean => Caip.isChainId(x), caip2)
 const chain = (name: string) => Contract.field(chainId, `Invalid ${name}: expected a CAIP-2 network id like eip155:1`)
-const optionalChain = (name: string) => Contract.field(S.optional(chainId), `Invalid ${name}: expected a CAIP-2 network id like eip155:1`)
+/** The networks balances and history are read on: any the api configures, of any of these namespaces. */
+const servedChain = S.refine(S.string({ max: 64 }), Caip.isChainId, {
+  ...caip2,
+  description: 'CAIP-2 id of a network this api configures: eip155:<chain id>, solana:<genesis hash prefix> or bip122:<genesis block hash prefix>',
+})
 
 /** An opaque page cursor this server handed out: decoded (and refused: 'Invalid cursor') by the route. */
 const cursor = Contract.field(S.optional(S.string({ max: 1024 })))
@@ -185,11 +200,11 @@ export const table = {
   balance: Contract.route({
     method: 'GET',
     path: '/v1/account/:address/balance',
-    summary: "An account's token balances on one or every served network (spec §3 Token balance)",
-    params: { address: address('address') },
-    query: { ...project, currency, forceUpdate: Contract.field(text), chainId: optionalChain('chainId') },
+    summary: "An account's native and token balances (EVM, Solana or Bitcoin) on one or every served network (spec §3 Token balance)",
+    params: { address: account('address') },
+    query: { ...project, currency, forceUpdate: Contract.field(text), chainId: Contract.field(S.optional(servedChain), 'Invalid chainId: expected a CAIP-2 network id like eip155:1') },
     result: Balances.balances,
-    errors: [400, 403, 502],
+    errors: [400, 403, 502, 503],
   }),
   prices: Contract.route({
     method: 'POST',
@@ -219,17 +234,18 @@ export const table = {
   history: Contract.route({
     method: 'GET',
     path: '/v1/account/:account/history',
-    summary: "An account's transactions, newest first, 20 a page; with onramp=coinbase its onramp orders (spec §3 Transaction)",
-    params: { account: address('account') },
+    summary:
+      "An account's transactions (EVM, Solana or Bitcoin), newest first, 20 a page; with onramp=coinbase its onramp orders (spec §3 Transaction). A Solana or Bitcoin account names its chainId.",
+    params: { account: account('account') },
     query: {
       ...project,
       onramp: Contract.field(S.optional(S.literal('coinbase')), 'Invalid onramp: expected coinbase'),
       cursor,
       // after the cursor, as the route reads them: its own check
-      chainId: Contract.field(S.optional(chainId)),
+      chainId: Contract.field(S.optional(servedChain)),
     },
     result: History.historyPage,
-    errors: [400, 403, 502],
+    errors: [400, 403, 502, 503],
   }),
   nfts: Contract.route({
     method: 'GET',

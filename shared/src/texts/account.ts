@@ -7,6 +7,8 @@ export const accountText = {
   copyFailed: 'Could not copy the address',
   balance: 'Balance',
   balanceUnavailable: 'Balance unavailable',
+  // issue 23: no Polkadot chain is read in this version; say so instead of showing zero.
+  balanceNotSupported: 'Balances are not shown for {network} yet.',
   disconnect: 'Disconnect',
   unsupportedNetwork: 'Unsupported network',
   notConnected: 'No wallet is connected.',

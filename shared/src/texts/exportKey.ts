@@ -3,7 +3,7 @@
 // that show these texts carry them.
 export const exportKeyText = {
   title: 'Export your wallet',
-  warning: 'Your recovery phrase and private key give full control of this wallet. Anyone who sees them can take your funds. Doorway will never ask you for them.',
+  warning: 'Your recovery phrase and private keys give full control of this wallet. Anyone who sees them can take your funds. Doorway will never ask you for them.',
   confirm: 'To continue, confirm it is you: unless you signed in during the last 5 minutes, we send a code to the email of this wallet.',
   codeSent: 'We sent a 6-digit code to {email}.',
   start: 'Continue',
@@ -15,9 +15,13 @@ export const exportKeyText = {
   holdReveal: 'Hold to reveal',
   revealHint: 'Make sure nobody can see your screen.',
   phrase: 'Recovery phrase',
-  privateKey: 'Private key',
+  privateKey: 'Private key (EVM)',
+  // Not "private key": a label that contains another one's words makes a screen reader's (and a test's) lookup ambiguous.
+  solanaKey: 'Solana secret key',
+  solanaKeyHint: 'The 64-byte keypair in base58, as Phantom and Solflare import it.',
   copyPhrase: 'Copy recovery phrase',
-  copyKey: 'Copy private key',
+  copyKey: 'Copy EVM private key',
+  copySolanaKey: 'Copy Solana secret key',
   copied: 'Copied',
   copyFailed: 'Could not copy: select the text instead',
   done: 'Done',

@@ -14,7 +14,7 @@ export function fromWallet(wallet: Protocol.WalletInfo, host: Host): Connector {
     id: wallet.rdns,
     name: wallet.name,
     type: wallet.type,
-    chain: 'eip155',
+    namespaces: ['eip155'],
     ...(wallet.icon !== emptyIcon && { imageUrl: wallet.icon }),
     info: { rdns: wallet.rdns },
     hostUuid: wallet.uuid,

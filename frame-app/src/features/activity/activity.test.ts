@@ -348,7 +348,7 @@ describe('pending sends', () => {
     const { store } = connected()
     const hash = `0x${'cd'.repeat(32)}`
     const request = vi.fn(async ({ method }: Protocol.RpcRequest) => (method === 'eth_sendTransaction' ? hash : null))
-    store.set(accountAtom, { connector: { id: 'w', name: 'W', type: 'ANNOUNCED', chain: 'eip155', request } as Connector, address: alice, chainId: 'eip155:31337' })
+    store.set(accountAtom, { connector: { id: 'w', name: 'W', type: 'ANNOUNCED', namespaces: ['eip155'], request } as Connector, address: alice, chainId: 'eip155:31337' })
     store.set(tokensAtom, { status: 'ready', balances: [usdc], lastFailure: null })
     store.set(chooseTokenAtom, usdc)
     store.set(setAmountAtom, '25.5')

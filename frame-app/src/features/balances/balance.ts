@@ -1,10 +1,15 @@
 /** The native balance of the connected account, read through its wallet (the api replaces this later). */
 import * as Format from '@doorway/shared/Format'
+import type * as Protocol from '@doorway/shared/Protocol'
 import { atom } from 'jotai'
+import { apiAtom } from '../../core/api.js'
 import { accountAtom } from '../../core/connection.js'
 import { activeNetworkAtom } from '../../core/network.js'
 
-export type Balance = { state: 'loading' } | { state: 'ready'; formatted: string } | { state: 'unavailable' }
+export type Balance = { state: 'loading' } | { state: 'ready'; formatted: string } | { state: 'unavailable' } | { state: 'notSupported'; network: string }
+
+/** Namespaces whose balances nothing reads yet (issue 23: no Polkadot chain runs locally; the UI says so). */
+export const unreadNamespaces: readonly string[] = ['polkadot']
 
 /** Bumped to read the balance again (e.g. after a transaction sent through the modal). */
 export const balanceRefreshAtom = atom(0)
@@ -15,6 +20,10 @@ export const nativeBalanceAtom = atom(async (get): Promise<Balance> => {
   const account = get(accountAtom)
   const network = get(activeNetworkAtom)
   if (!account || !network) return { state: 'unavailable' }
+  const [namespace] = network.caipNetworkId.split(':')
+  if (unreadNamespaces.includes(namespace!)) return { state: 'notSupported', network: network.name }
+  // Other namespaces' wallets answer no reads: their native balance comes from the api, as the tokens do.
+  if (namespace !== 'eip155') return nativeFromApi(get(apiAtom), account.address, network)
   try {
     const hex = await account.connector.request({ method: 'eth_getBalance', params: [account.address, 'latest'] })
     if (typeof hex !== 'string' || !/^0x[0-9a-f]+$/i.test(hex)) return { state: 'unavailable' }
@@ -25,3 +34,16 @@ export const nativeBalanceAtom = atom(async (get): Promise<Balance> => {
     return { state: 'unavailable' }
   }
 })
+
+type Api = ReturnType<typeof apiAtom.read>
+
+async function nativeFromApi(api: Api, address: string, network: Protocol.Network): Promise<Balance> {
+  try {
+    const balances = await api.balances(address, { chainId: network.caipNetworkId })
+    const native = balances.find((b) => b.address === undefined)
+    const amount = native?.quantity.numeric ?? '0'
+    return { state: 'ready', formatted: `${Format.formatQuantity(amount)} ${network.nativeCurrency.symbol}` }
+  } catch {
+    return { state: 'unavailable' }
+  }
+}

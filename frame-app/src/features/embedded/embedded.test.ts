@@ -29,6 +29,7 @@ afterAll(() => vi.unstubAllGlobals())
 afterEach(() => vi.useRealTimers())
 
 const address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const solanaAddress = 'HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk'
 type Handlers = Partial<Channel.Handlers<Protocol.SecureApi>>
 
 /** A store whose secure frame is a real channel to `handlers` (the secure-site's side), over a MessageChannel. */
@@ -40,7 +41,7 @@ function setup(handlers: Handlers) {
     status: () => ({ version: Protocol.version, origin: 'http://127.0.0.1:5175' }),
     restore: () => ({ account: null }),
     emailStep: () => ({ action: 'VERIFY_OTP' as const }),
-    codeStep: () => ({ account: { email: 'ada@example.com', address } }),
+    codeStep: () => ({ account: { email: 'ada@example.com', address, solanaAddress } }),
     awaitDevice: () => new Promise(() => {}),
     resendDevice: () => ({ expiresAt: Date.now() + 900_000 }),
     sign: () => ({ result: '0x' }),
@@ -143,7 +144,7 @@ function approval() {
   const awaitDevice = vi.fn(({ op }: { op: string }) => {
     ops.push(op)
     return new Promise<{ account: Protocol.EmbeddedAccount }>((resolve, reject) => {
-      settle = { approve: () => resolve({ account: { email: 'ada@example.com', address } }), refuse: reject }
+      settle = { approve: () => resolve({ account: { email: 'ada@example.com', address, solanaAddress } }), refuse: reject }
     })
   })
   return { ops, awaitDevice, settle: () => settle }

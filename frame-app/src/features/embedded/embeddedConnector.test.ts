@@ -3,7 +3,8 @@ import { describe, expect, test, vi } from 'vitest'
 import * as Embedded from './embeddedConnector.js'
 
 const address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
-const account = { email: 'ada@example.com', address } as const
+const solanaAddress = 'HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk'
+const account = { email: 'ada@example.com', address, solanaAddress } as const
 
 /** A connector on a fake secure channel and a fake chain RPC that answers from `chain`. */
 function setup(chain: Record<string, unknown> = {}) {

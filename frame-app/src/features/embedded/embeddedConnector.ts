@@ -10,6 +10,7 @@ import type * as Channel from '@doorway/shared/Channel'
 import * as Errors from '@doorway/shared/Errors'
 import * as Ids from '@doorway/shared/Ids'
 import * as Protocol from '@doorway/shared/Protocol'
+import { base58, base64 } from '@scure/base'
 import { type Connector, embeddedId } from '../../core/connectors/Connector.js'
 
 /** Answered by the chain's RPC as they are: reading never needs the key. */
@@ -37,7 +38,8 @@ export const readMethods: ReadonlySet<string> = new Set([
   'net_version',
   'web3_clientVersion',
 ])
-const unsafeMethods: ReadonlySet<string> = new Set(Protocol.embeddedUnsafeMethods)
+// The EIP-1193 ones: Solana's are signed through the connector's `solana` signer, never by request().
+const unsafeMethods: ReadonlySet<string> = new Set(Protocol.embeddedUnsafeMethods.filter((m) => !m.startsWith('solana_')))
 
 /** spec §7: requests to the secure frame for login time out at 30 s; reads at the usual 10 s. */
 const rpcTimeoutMs = 10_000
@@ -47,6 +49,8 @@ export type Options = {
   account: Protocol.EmbeddedAccount
   /** The account's current chain and its configured network (for its RPC URL, and how the approval names and prices it). */
   chain(): { chainId: Caip.ChainId; rpcUrl?: string | undefined; network?: Protocol.SecureParams['sign']['network'] }
+  /** How the approval names and prices another network (a Solana one). */
+  network?(chainId: Caip.ChainId): Protocol.SecureParams['sign']['network']
   /** The dapp's networks: the only chains the account switches to. */
   chainIds(): readonly Caip.ChainId[]
   /** The dapp's origin, pinned at the handshake. */
@@ -118,11 +122,26 @@ export function create(options: Options): Connector {
     })
   }
 
+  /** Solana requests are approved in the secure-site as EVM ones are; the wire bytes cross in base64. */
+  function solanaSign(method: 'solana_signTransaction' | 'solana_signMessage', bytes: Uint8Array, chainId: Caip.ChainId): Promise<string> {
+    const op = Ids.random()
+    const network = options.network?.(chainId)
+    return options.approve(op, async (signal) => {
+      const params = [base64.encode(bytes)]
+      const { result } = await secure.call('sign', { op, method, params, chainId, host, ...(network && { network }) }, { signal, timeoutMs: approvalTimeoutMs })
+      return result
+    }) as Promise<string>
+  }
+
   return {
     id: embeddedId,
     name: account.email,
     type: 'AUTH',
-    chain: 'eip155',
+    namespaces: ['eip155', 'solana'],
+    solana: {
+      signTransaction: async (bytes, { chainId }) => base64.decode(await solanaSign('solana_signTransaction', bytes, chainId)),
+      signMessage: async (bytes, { chainId }) => base58.decode(await solanaSign('solana_signMessage', bytes, chainId)),
+    },
     accountType: 'eoa',
     user: { email: account.email },
     async request({ method, params }) {

@@ -5,6 +5,7 @@
  * changes nothing here. Loaded by the email login, a restore, and the views that need it: the first
  * chunk carries only embedded.ts.
  */
+import type * as Caip from '@doorway/shared/Caip'
 import type * as Channels from '@doorway/shared/Channel'
 import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
@@ -16,7 +17,7 @@ import { embeddedText } from '@doorway/shared/texts/embedded'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { atom, type Getter, type Setter } from 'jotai'
 import { configAtom, hostOriginAtom } from '../../core/config.js'
-import { accountAtom, establishAtom } from '../../core/connection.js'
+import { type Account, accountAtom, accountsAtom, activeNamespaceAtom, establishAtom } from '../../core/connection.js'
 import { approvalAtom } from './embedded.js'
 import { notifyAtom } from '../../core/host.js'
 import { openAtom } from '../../core/modal.js'
@@ -58,25 +59,39 @@ export const requestTimeout = { timeoutMs: Constants.embeddedRequestTimeoutMs }
 export const adoptAtom = atom(null, async (get, set, { account, restored }: { account: Protocol.EmbeddedAccount; restored: boolean }) => {
   const channel = readyChannel(get)!
   const { create } = await import('./embeddedConnector.js')
-  const chainId = get(activeNetworkAtom)?.caipNetworkId ?? get(configAtom)!.networks[0]!.caipNetworkId
+  const networks = get(configAtom)!.networks
+  const active = get(activeNetworkAtom)?.caipNetworkId
+  const evm = networks.find((n) => n.caipNetworkId === active && active.startsWith('eip155:')) ?? networks.find((n) => n.caipNetworkId.startsWith('eip155:'))
+  const chainId = evm?.caipNetworkId ?? networks[0]!.caipNetworkId
+  const describe = (id: Caip.ChainId) => {
+    const network = get(configAtom)?.networks.find((n) => n.caipNetworkId === id)
+    // The api prices balances in USD; the approval shows the native coin's value beside its amount.
+    const price = get(tokensAtom).balances.find((b) => b.chainId === id && b.symbol === network?.nativeCurrency.symbol)?.price
+    return { rpcUrl: network?.rpcUrl, named: network && { name: network.name, symbol: network.nativeCurrency.symbol, ...(price !== undefined && { price, currency: 'USD' }) } }
+  }
   const connector = create({
     secure: channel,
     account,
     host: get(hostOriginAtom) ?? location.origin,
     chain: () => {
-      const id = get(accountAtom)?.chainId ?? chainId
-      const network = get(configAtom)?.networks.find((n) => n.caipNetworkId === id)
-      // The api prices balances in USD; the approval shows the native coin's value beside its amount.
-      const price = get(tokensAtom).balances.find((b) => b.chainId === id && b.symbol === network?.nativeCurrency.symbol)?.price
-      const named = network && { name: network.name, symbol: network.nativeCurrency.symbol, ...(price !== undefined && { price, currency: 'USD' }) }
-      return { chainId: id, rpcUrl: network?.rpcUrl, ...(named && { network: named }) }
+      const id = get(accountsAtom).eip155?.chainId ?? chainId
+      const { rpcUrl, named } = describe(id)
+      return { chainId: id, rpcUrl, ...(named && { network: named }) }
     },
+    network: (id) => describe(id).named,
     chainIds: () => get(configAtom)?.networks.map((n) => n.caipNetworkId) ?? [],
     approve: (op, sign) => set(approveAtom, { op, sign }) as Promise<never>,
     refused: (method) =>
       setTimeout(() => set(showToastAtom, { variant: 'error', message: format(embeddedText.notAllowed, { method }) }), refusalToastDelayMs),
   })
-  set(establishAtom, { account: { connector, address: account.address, chainId }, restored })
+  // The same seed holds a Solana key (docs/embedded-wallet.md): the account on the dapp's Solana network in use, if it has one.
+  const solana = networks.find((n) => n.caipNetworkId === active && active.startsWith('solana:')) ?? networks.find((n) => n.caipNetworkId.startsWith('solana:'))
+  const accounts: Account[] = [
+    ...(evm || !solana ? [{ connector, address: account.address, chainId }] : []),
+    ...(solana ? [{ connector, address: account.solanaAddress, chainId: solana.caipNetworkId }] : []),
+  ]
+  const primary = accounts.find((a) => a.chainId.split(':')[0] === get(activeNamespaceAtom)) ?? accounts[0]!
+  set(establishAtom, { account: primary, others: accounts.filter((a) => a !== primary), restored })
 })
 
 /** spec §4: an unknown method's error toast comes 300 ms after the refusal. */

@@ -96,7 +96,7 @@ function setup(options: { chainId?: Caip.ChainId; connected?: boolean; wallet?: 
     if (!answer) throw Errors.unsupportedMethod()
     return answer(params)
   })
-  const connector: Connector = { id: 'test.wallet', name: 'Test Wallet', type: 'ANNOUNCED', chain: 'eip155', request }
+  const connector: Connector = { id: 'test.wallet', name: 'Test Wallet', type: 'ANNOUNCED', namespaces: ['eip155'], request }
   store.set(configAtom, config)
   if (options.connected !== false) store.set(accountAtom, { connector, address: owner, chainId: options.chainId ?? 'eip155:31337' })
   store.set(historyAtom, options.history ?? [{ view: 'Account' }, { view: 'RegisterAccountName' }])

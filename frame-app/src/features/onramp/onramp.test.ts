@@ -132,7 +132,7 @@ afterEach(() => {
 
 function setup() {
   const store = createStore()
-  const connector: Connector = { id: 'test.wallet', name: 'Test Wallet', type: 'ANNOUNCED', chain: 'eip155', request: vi.fn(async () => '0x0') }
+  const connector: Connector = { id: 'test.wallet', name: 'Test Wallet', type: 'ANNOUNCED', namespaces: ['eip155'], request: vi.fn(async () => '0x0') }
   const events: Protocol.FrameEvent[] = []
   const call = async (method: string, params: unknown) => void (method === 'event' && events.push(params as Protocol.FrameEvent))
   store.set(configAtom, config)

@@ -115,7 +115,7 @@ function setup(options: { chainId?: Caip.ChainId; accountType?: Connector['accou
     if (!answer) throw Errors.unsupportedMethod()
     return answer(params)
   })
-  const connector: Connector = { id: 'test.wallet', name: 'Test Wallet', type: 'ANNOUNCED', chain: 'eip155', request, accountType: options.accountType }
+  const connector: Connector = { id: 'test.wallet', name: 'Test Wallet', type: 'ANNOUNCED', namespaces: ['eip155'], request, accountType: options.accountType }
   const events: Protocol.FrameEvent[] = []
   const call = async (method: string, params: unknown) => void (method === 'event' && events.push(params as Protocol.FrameEvent))
   store.set(configAtom, config)

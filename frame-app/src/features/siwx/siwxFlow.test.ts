@@ -63,7 +63,7 @@ function connector(options: { decline?: boolean; signer?: typeof wallet } = {}) 
     id: 'dev.doorway.wallet',
     name: 'Doorway Dev Wallet',
     type: 'ANNOUNCED',
-    chain: 'eip155',
+    namespaces: ['eip155'],
     async request({ method, params }) {
       if (method !== 'personal_sign') return null
       if (options.decline) throw Errors.userRejected()

@@ -95,7 +95,7 @@ function setup(wallet: Answers = {}) {
     if (!answer) throw Errors.unsupportedMethod()
     return answer(params)
   })
-  const connector: Connector = { id: 'test.wallet', name: 'Test Wallet', type: 'ANNOUNCED', chain: 'eip155', request }
+  const connector: Connector = { id: 'test.wallet', name: 'Test Wallet', type: 'ANNOUNCED', namespaces: ['eip155'], request }
   const events: Protocol.FrameEvent[] = []
   const call = async (method: string, params: unknown) => void (method === 'event' && events.push(params as Protocol.FrameEvent))
   store.set(configAtom, config)

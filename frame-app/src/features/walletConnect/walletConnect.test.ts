@@ -24,7 +24,7 @@ vi.mock('./walletConnectConnector.js', () => ({
         id: 'walletConnect',
         name: 'WalletConnect',
         type: 'WALLET_CONNECT',
-        chain: 'eip155',
+        namespaces: ['eip155'],
         request: async ({ method }) => (method === 'eth_chainId' ? '0x7a69' : [address]),
       },
       peer: () => ({ name: 'Test Wallet' }),

@@ -13,15 +13,20 @@ import { raiseAlertAtom } from '../../core/alerts.js'
 import type { Wallet } from '../catalogue/catalogue.js'
 import { configAtom, hostOriginAtom } from '../../core/config.js'
 import {
+  type Account,
   accountAtom,
   accountEventAtom,
+  accountsAtom,
+  activeNamespaceAtom,
   chainChangedAtom,
   establishAtom,
   forgetAtom,
+  namespaceOf,
   statusAtom,
   storedConnectorId,
   toChainId,
 } from '../../core/connection.js'
+import { activeNetworkAtom } from '../../core/network.js'
 
 declare const __DOORWAY_RELAY_URL__: string
 
@@ -73,11 +78,12 @@ export const relayTimeoutMs = 15_000
 /** A stored WalletConnect connection comes back from the frame's storage, without a new pairing. */
 export const restoreWalletConnectAtom = atom(null, async (get, set) => {
   if (storedConnectorId() !== walletConnectId || get(accountAtom)) return
-  set(statusAtom, (s) => ({ ...s, eip155: 'connecting' }))
+  const namespace = get(activeNamespaceAtom)
+  set(statusAtom, (s) => ({ ...s, [namespace]: 'connecting' }))
   // spec §4: connecting is then synced. A relay that does not answer leaves the stored session for
   // the next load rather than forgetting it.
   const timer = setTimeout(() => {
-    if (!get(accountAtom)) set(statusAtom, (s) => ({ ...s, eip155: 'disconnected' }))
+    if (!get(accountAtom)) set(statusAtom, (s) => ({ ...s, [namespace]: 'disconnected' }))
   }, relayTimeoutMs)
   try {
     const client = await set(loadWalletConnectAtom)
@@ -95,15 +101,29 @@ export const restoreWalletConnectAtom = atom(null, async (get, set) => {
  * person chose a wallet (served by the api); else the wallet's own https or data icon.
  */
 type Adopt = { client: WalletConnect.WalletConnect; restored: boolean; wallet?: Wallet | undefined }
-export const adoptSessionAtom = atom(null, async (_get, set, { client, restored, wallet }: Adopt) => {
+export const adoptSessionAtom = atom(null, async (get, set, { client, restored, wallet }: Adopt) => {
   const peer = client.peer()
   const icon = wallet?.imageUrl ?? (peer?.icon && /^(https:|data:image\/)/.test(peer.icon) ? peer.icon : undefined)
   const connector: Connector = { ...client.connector, name: peer?.name ?? client.connector.name, ...(icon && { imageUrl: icon }) }
-  const [address] = (await connector.request({ method: 'eth_accounts' })) as unknown[]
-  const chainId = toChainId(await connector.request({ method: 'eth_chainId' }))
-  // What crosses from the wallet is checked like any other payload.
-  if (!Address.isEvmAddress(address)) throw Errors.disconnected()
-  set(establishAtom, { account: { connector, address, chainId }, restored })
+  const accounts: Account[] = []
+  if (connector.namespaces.includes('eip155')) {
+    const [address] = (await connector.request({ method: 'eth_accounts' })) as unknown[]
+    const chainId = toChainId(await connector.request({ method: 'eth_chainId' }))
+    // What crosses from the wallet is checked like any other payload.
+    if (!Address.isEvmAddress(address)) throw Errors.disconnected()
+    accounts.push({ connector, address, chainId })
+  }
+  // Other namespaces: the session's account on the network in use there, else on the dapp's first network it holds.
+  const configured = get(configAtom)?.networks.map((n) => n.caipNetworkId) ?? []
+  const active = get(activeNetworkAtom)?.caipNetworkId
+  for (const namespace of connector.namespaces.filter((ns) => ns !== 'eip155')) {
+    const held = client.accounts().filter((a) => a.namespace === namespace && configured.includes(a.chainId))
+    const account = held.find((a) => a.chainId === active) ?? held[0]
+    if (account) accounts.push({ connector, address: account.address, chainId: account.chainId })
+  }
+  const primary = accounts.find((a) => namespaceOf(a.chainId) === get(activeNamespaceAtom)) ?? accounts[0]
+  if (!primary) throw Errors.disconnected()
+  set(establishAtom, { account: primary, others: accounts.filter((a) => a !== primary), restored })
 })
 
 /** spec §4 wallet-connect events: disconnect resets the account, chain change, accounts resync. */
@@ -111,7 +131,7 @@ const walletConnectEventAtom = atom(
   null,
   (get, set, { event }: { client: WalletConnect.WalletConnect; event: WalletConnect.Event }) => {
     if (event.type === 'error') return set(providerErrorAtom, event.error)
-    if (get(accountAtom)?.connector.id !== walletConnectId) return
+    if (!Object.values(get(accountsAtom)).some((a) => a.connector.id === walletConnectId)) return
     if (event.type === 'disconnect') return set(accountEventAtom, { event: 'disconnect', data: null })
     if (event.type === 'chainChanged') return set(chainChangedAtom, event.chainId)
     const accounts = event.accounts.map((a) => String(a).split(':').pop() ?? '')

@@ -12,6 +12,7 @@ import * as Errors from '@doorway/shared/Errors'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { UniversalProvider } from '@walletconnect/universal-provider'
 import { type Connector, walletConnectId } from '../../core/connectors/Connector.js'
+import * as Solana from './walletConnectSolana.js'
 import * as Storage from './walletConnectStorage.js'
 
 /** What a wallet may be asked over the session; the wallet approves the ones it supports. */
@@ -37,6 +38,18 @@ export const methods = [
 ]
 export const events = ['chainChanged', 'accountsChanged']
 
+/**
+ * The wallet methods of the other namespaces (docs: WalletConnect chain support; issue 23). Only these go
+ * to the wallet: the universal provider sends any other method of these namespaces to a hosted RPC, so
+ * the frame never asks it one (reads go to the api and the dapp's own RPC).
+ */
+export const namespaceMethods = {
+  solana: ['solana_signTransaction', 'solana_signMessage', 'solana_signAndSendTransaction'],
+  bip122: ['getAccountAddresses', 'signMessage', 'sendTransfer', 'signPsbt'],
+  polkadot: ['polkadot_signMessage', 'polkadot_signTransaction'],
+} as const
+const namespaceEvents = { solana: [], bip122: ['bip122_addressesChanged'], polkadot: ['chainChanged', 'accountsChanged'] }
+
 /** spec §4 wallet-connect events, as the connection state needs them. */
 export type Event =
   | { type: 'accountsChanged'; accounts: unknown[] }
@@ -50,6 +63,8 @@ export type WalletConnect = {
   connector: Connector
   /** The restored or current session's wallet, if there is a session. */
   peer(): Peer | undefined
+  /** The session's accounts in every namespace (CAIP-10, parsed). */
+  accounts(): Caip.parseAccountId.ReturnType[]
   /**
    * One pairing attempt: `onUri` gets the `wc:` URI to show; settles when the wallet answers. A
    * rejection is a 4001 error; `abort()` ends the attempt with an AbortError.
@@ -70,6 +85,11 @@ export type Options = {
 export async function create(options: Options): Promise<WalletConnect> {
   const { networks } = options
   const evm = networks.filter((n) => n.caipNetworkId.startsWith('eip155:'))
+  const others = (Object.keys(namespaceMethods) as (keyof typeof namespaceMethods)[]).flatMap((ns) => {
+    const chains = networks.filter((n) => n.caipNetworkId.startsWith(`${ns}:`))
+    const rpcMap = Object.fromEntries(chains.flatMap((n) => (n.rpcUrl ? [[n.caipNetworkId, n.rpcUrl]] : [])))
+    return chains.length ? [[ns, { chains: chains.map((n) => n.caipNetworkId), methods: [...namespaceMethods[ns]], events: namespaceEvents[ns], rpcMap }] as const] : []
+  })
   const storage = Storage.create()
   const provider = await UniversalProvider.init({
     projectId: options.projectId,
@@ -98,6 +118,7 @@ export async function create(options: Options): Promise<WalletConnect> {
 
   return {
     connector: connectorOf(provider, rpcMap, disconnect),
+    accounts: () => Caip.namespaces.flatMap((ns) => sessionAccounts(provider, ns)),
     peer() {
       const metadata = provider.session?.peer.metadata
       return metadata && { name: metadata.name, ...(metadata.icons[0] && { icon: metadata.icons[0] }) }
@@ -108,12 +129,8 @@ export async function create(options: Options): Promise<WalletConnect> {
       const aborted = new Promise<never>((_, reject) => (attempt = { reject }))
       const connected = provider.connect({
         optionalNamespaces: {
-          eip155: {
-            chains: evm.map((n) => n.caipNetworkId),
-            methods,
-            events,
-            rpcMap,
-          },
+          ...(evm.length && { eip155: { chains: evm.map((n) => n.caipNetworkId), methods, events, rpcMap } }),
+          ...Object.fromEntries(others),
         },
       })
       return Promise.race([connected, aborted])
@@ -156,29 +173,50 @@ function listen(provider: Provider, emit: (event: Event) => void) {
   provider.client.core.relayer.on('relayer_error', (error: unknown) => emit({ type: 'error', error }))
 }
 
-/** EIP-1193 requests over the session; reads need one of the dapp's RPC URLs (`rpcMap`). */
+/**
+ * EIP-1193 requests over the session; reads need one of the dapp's RPC URLs (`rpcMap`). Another
+ * namespace's wallet methods go to the wallet on that namespace's chain.
+ */
 function connectorOf(provider: Provider, rpcMap: Record<string, string>, disconnect: () => Promise<void>): Connector {
+  const accounts = () => Object.values(provider.session?.namespaces ?? {}).flatMap((ns) => ns.accounts)
+  const send = (method: string, params: Protocol.RpcRequest['params'], chainId?: string) =>
+    provider.request({ method, ...(params !== undefined && { params }) }, chainId).catch((error: unknown) => {
+      throw toError(error)
+    })
+  const request: Connector['request'] = async ({ method, params }, chainId) => {
+    const session = provider.session
+    if (!session) throw Errors.disconnected()
+    if (chainId && !chainId.startsWith('eip155:')) {
+      const namespace = Caip.parseChainId(chainId).namespace
+      if (!session.namespaces[namespace]?.methods.includes(method)) throw Errors.unsupportedMethod()
+      return send(method, params, chainId)
+    }
+    const chain = String(await provider.request({ method: 'eth_chainId' }))
+    if (!session.namespaces.eip155?.methods.includes(method) && !rpcMap[chain])
+      throw Errors.fromCode(Errors.codes.chainDisconnected, `No RPC URL for chain eip155:${chain}: it is not one of the app's networks`)
+    const result = await send(method, params)
+    if (method !== 'eth_chainId') return result
+    // The provider answers eth_chainId with a number; EIP-1193 says hex.
+    const chainId_ = Caip.fromEip155(result)
+    return chainId_ ? Caip.eip155Hex(chainId_) : result
+  }
   return {
     id: walletConnectId,
     name: 'WalletConnect',
     type: 'WALLET_CONNECT',
-    chain: 'eip155',
-    async request({ method, params }) {
-      const session = provider.session
-      if (!session) throw Errors.disconnected()
-      const chain = String(await provider.request({ method: 'eth_chainId' }))
-      if (!session.namespaces.eip155?.methods.includes(method) && !rpcMap[chain])
-        throw Errors.fromCode(Errors.codes.chainDisconnected, `No RPC URL for chain eip155:${chain}: it is not one of the app's networks`)
-      const result = await provider.request({ method, ...(params !== undefined && { params }) }).catch((error: unknown) => {
-        throw toError(error)
-      })
-      if (method !== 'eth_chainId') return result
-      // The provider answers eth_chainId with a number; EIP-1193 says hex.
-      const chainId = Caip.fromEip155(result)
-      return chainId ? Caip.eip155Hex(chainId) : result
+    get namespaces() {
+      return Caip.namespaces.filter((ns) => provider.session?.namespaces[ns])
     },
+    chains: () => [...new Set(accounts().map((a) => a.split(':').slice(0, 2).join(':') as Caip.ChainId))],
+    request,
+    solana: Solana.signer(request),
     disconnect,
   }
+}
+
+/** The session's accounts (CAIP-10) of a namespace, first of each chain. */
+export function sessionAccounts(provider: { session?: { namespaces: Record<string, { accounts: string[] }> } | undefined }, namespace: Caip.Namespace) {
+  return (provider.session?.namespaces[namespace]?.accounts ?? []).filter(Caip.isAccountId).map((id) => Caip.parseAccountId(id))
 }
 
 /** Wallet answers become typed errors: a rejected proposal is 4001 (spec §8 / EIP-1193). */

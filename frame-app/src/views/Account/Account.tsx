@@ -1,5 +1,5 @@
 import * as Address from '@doorway/shared/Address'
-import { ui } from '@doorway/shared/Texts'
+import { format, ui } from '@doorway/shared/Texts'
 import { accountText } from '@doorway/shared/texts/account'
 import { embeddedText } from '@doorway/shared/texts/embedded'
 import { namesText } from '@doorway/shared/texts/names'
@@ -108,7 +108,8 @@ function Identity({ address, walletImageUrl, email }: { address: string; walletI
   const balance = useAtomValue(balanceAtom)
   const named = useAccountName()
   const copy = useCopy()
-  const text = balance.state === 'hasData' && balance.data.state === 'ready' ? balance.data.formatted : undefined
+  const data = balance.state === 'hasData' ? balance.data : undefined
+  const text = data?.state === 'ready' ? data.formatted : data?.state === 'notSupported' ? format(accountText.balanceNotSupported, { network: data.network }) : undefined
   return (
     <div className="identity">
       {named?.imageUrl ? <img className="identity-avatar" src={named.imageUrl} alt="" width={56} height={56} /> : <WalletIcon src={walletImageUrl} size={56} />}

@@ -1,13 +1,13 @@
 import { ui } from '@doorway/shared/Texts'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { WalletIcon } from '../../components/WalletIcon.js'
-import { connectorsAtom } from '../../core/connection.js'
+import { offeredConnectorsAtom } from '../../core/connection.js'
 import { pushAtom } from '../../core/router.js'
 import { recentWalletsAtom } from '../../core/wallets.js'
 
 /** Wallets the host page has, recent ones first (spec §3, at most 2 recent), each opening ConnectingExternal. */
 export function InstalledWallets() {
-  const connectors = useAtomValue(connectorsAtom)
+  const connectors = useAtomValue(offeredConnectorsAtom)
   const recent = useAtomValue(recentWalletsAtom)
   const push = useSetAtom(pushAtom)
   if (!connectors.length) return null

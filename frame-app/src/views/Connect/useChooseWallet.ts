@@ -1,11 +1,11 @@
 import { useAtomValue, useSetAtom } from 'jotai'
 import { type Wallet, chosenWalletAtom } from '../../features/catalogue/catalogue.js'
-import { connectorsAtom } from '../../core/connection.js'
+import { offeredConnectorsAtom } from '../../core/connection.js'
 import { pushAtom } from '../../core/router.js'
 
 /** A wallet the host page has connects as an extension; any other goes to its WalletConnect view. */
 export function useChooseWallet() {
-  const connectors = useAtomValue(connectorsAtom)
+  const connectors = useAtomValue(offeredConnectorsAtom)
   const push = useSetAtom(pushAtom)
   const choose = useSetAtom(chosenWalletAtom)
   return (wallet: Wallet) => {

@@ -8,6 +8,7 @@ import { useAtomValue, useSetAtom } from 'jotai'
 import { useCallback, useEffect, useState } from 'react'
 import { WalletIcon } from '../../components/WalletIcon.js'
 import { connectAtom, connectorsAtom } from '../../core/connection.js'
+import { activeNetworkAtom } from '../../core/network.js'
 import type { RouteOf } from '../../core/routes.js'
 import { connectedHomeAtom } from '../../features/siwx/siwx.js'
 
@@ -16,18 +17,19 @@ type Attempt = { state: 'waiting' } | { state: 'declined' } | { state: 'failed';
 export function ConnectingExternal({ route }: { route: RouteOf<'ConnectingExternal'> }) {
   const connector = useAtomValue(connectorsAtom).find((c) => c.id === route.connectorId)
   const connect = useSetAtom(connectAtom)
+  const network = useAtomValue(activeNetworkAtom)
   const connected = useSetAtom(connectedHomeAtom)
   const [attempt, setAttempt] = useState<Attempt>({ state: 'waiting' })
 
   const start = useCallback(() => {
     if (!connector) return
     setAttempt({ state: 'waiting' })
-    connect(connector).then(
+    connect(connector, network?.caipNetworkId).then(
       () => connected(),
       (error: Errors.DoorwayError) =>
         setAttempt(error.code === Errors.codes.userRejected ? { state: 'declined' } : { state: 'failed', message: error.message }),
     )
-  }, [connector, connect, connected])
+  }, [connector, connect, connected, network])
   useEffect(start, [connector?.id])
 
   if (!connector) return <p className="placeholder" role="alert">{ui.connect.walletMissing}</p>

@@ -1,5 +1,5 @@
 import * as Constants from '@doorway/shared/Constants'
-import { formatEther } from 'viem'
+import { formatEther, formatUnits } from 'viem'
 
 // How request values read on the approval screen: numbers through Intl, text that cannot hide or
 // reorder what surrounds it.
@@ -28,11 +28,47 @@ export function integer(value: bigint): string {
 
 /** An amount in wei as the native currency, exactly: 1500000000000000000n → '1.5 ETH'. */
 export function native(wei: bigint, symbol: string, fiat?: { price: number; currency: string }): string {
-  const amount = `${ether.format(formatEther(wei) as Intl.StringNumericLiteral)} ${symbol}`
+  return withFiat(`${ether.format(formatEther(wei) as Intl.StringNumericLiteral)} ${symbol}`, formatEther(wei), fiat)
+}
+
+// In the dapp's currency, from the frame's price: an estimate beside the exact amount, never instead of it.
+function withFiat(amount: string, decimal: string, fiat?: { price: number; currency: string }): string {
   if (!fiat || !Number.isFinite(fiat.price) || fiat.price <= 0) return amount
-  // In the dapp's currency, from the frame's price: an estimate beside the exact amount, never instead of it.
-  const value = new Intl.NumberFormat(undefined, { style: 'currency', currency: fiat.currency, maximumFractionDigits: 2 }).format(Number(formatEther(wei)) * fiat.price)
+  const value = new Intl.NumberFormat(undefined, { style: 'currency', currency: fiat.currency, maximumFractionDigits: 2 }).format(Number(decimal) * fiat.price)
   return `${amount} (≈ ${value})`
+}
+
+/** Fraction digits an amount is shown with exactly; a token with more decimals shows its base units. */
+export const maxDecimals = 18
+
+/** An integer amount of base units with `decimals`, exactly: (1500000n, 6) → '1.5'; undefined over 18 decimals. */
+export function units(value: bigint, decimals: number): string | undefined {
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > maxDecimals) return undefined
+  return ether.format(formatUnits(value, decimals) as Intl.StringNumericLiteral)
+}
+
+/** Lamports as SOL, exactly, with the dapp's currency beside it when the frame knows the price. */
+export function sol(lamports: bigint, fiat?: { price: number; currency: string }): string {
+  return withFiat(`${units(lamports, 9)!} SOL`, formatUnits(lamports, 9), fiat)
+}
+
+/** A base58 key shortened for a sentence: 'Es9v…wNYB'; the full value is in a row of its own. */
+export function shortKey(key: string): string {
+  return key.length <= 12 ? key : `${key.slice(0, 4)}…${key.slice(-4)}`
+}
+
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/** Bytes as text when they are readable UTF-8 that cannot hide what surrounds it; undefined means show them as hex. */
+export function text(bytes: Uint8Array): string | undefined {
+  if (bytes.length === 0) return undefined
+  let decoded: string
+  try {
+    decoded = utf8Decoder.decode(bytes)
+  } catch {
+    return undefined // not UTF-8: shown as hex, which is the answer, not an error
+  }
+  return isSafeText(decoded) ? decoded : undefined
 }
 
 /** A data length: 68 → '68 bytes'. */

@@ -1,0 +1,79 @@
+/**
+ * A Solana wallet on the host page, found by the SDK's Wallet Standard chunk (docs/architecture.md §4).
+ * Its features are called through the host (`standardRequest`), which swaps in the wallet's own account
+ * object; bytes cross as Uint8Array, and every answer is checked here before use.
+ */
+import type * as Caip from '@doorway/shared/Caip'
+import * as Errors from '@doorway/shared/Errors'
+import * as Protocol from '@doorway/shared/Protocol'
+import * as S from '@doorway/shared/Schema'
+import type { Host } from '../host.js'
+import type { Connector, SolanaSigner } from './Connector.js'
+
+// A wallet prompt waits on a person; it still ends (docs/architecture.md §4: every call has a timeout).
+const walletTimeoutMs = 300_000
+
+/** Wallet Standard names clusters; the frame names networks by CAIP-2 (notes: solana:localnet is the local chain). */
+export const clusters: Record<string, string> = {
+  '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': 'solana:mainnet',
+  EtWTRABZaYq6iMfeYKouRu166VU2xqa1: 'solana:devnet',
+  '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z': 'solana:testnet',
+}
+/** The wallet's chain name for a CAIP-2 network: any other solana network is the local one. */
+export const clusterOf = (chainId: Caip.ChainId) => clusters[chainId.split(':')[1]!] ?? 'solana:localnet'
+
+const connected = S.object({ accounts: S.array(Protocol.standardAccount, 16) })
+const signedTransaction = S.object({ signedTransaction: Protocol.bytes(1232 + 64 * 16) })
+const signedMessage = S.object({ signedMessage: Protocol.bytes(65_536), signature: Protocol.bytes(64) })
+
+export function fromWallet(wallet: Protocol.StandardWallet, host: Host): Connector {
+  const call = async <T>(feature: Protocol.StandardFeature, input: Record<string, unknown>, check: S.Schema<T>): Promise<T> => {
+    if (!wallet.features.includes(feature)) throw Errors.unsupportedMethod()
+    const answer = await host.call('standardRequest', { id: wallet.id, feature, input }, { timeoutMs: walletTimeoutMs })
+    if (!check(answer)) throw new Errors.ProviderRpcError(`The wallet answered ${feature} with something else`)
+    return answer
+  }
+  const solana: SolanaSigner = {
+    async signTransaction(transaction, account) {
+      const input = { account: account.address, transaction, chain: clusterOf(account.chainId) }
+      return (await call('solana:signTransaction', input, signedTransaction)).signedTransaction
+    },
+    async signMessage(message, account) {
+      return (await call('solana:signMessage', { account: account.address, message }, signedMessage)).signature
+    },
+  }
+  return {
+    id: `standard:${wallet.name}`,
+    name: wallet.name,
+    type: 'ANNOUNCED',
+    namespaces: ['solana'],
+    imageUrl: wallet.icon,
+    standardId: wallet.id,
+    request: () => Promise.reject(Errors.unsupportedMethod()),
+    async connect(_namespace, chainId, options = {}) {
+      // Wallet Standard's silent connect reconnects a trusted site without a prompt, or answers no account.
+      const { accounts } = await call('standard:connect', options.silent ? { silent: true } : {}, connected)
+      const cluster = clusterOf(chainId)
+      const account = accounts.find((a) => a.chains.length === 0 || a.chains.includes(cluster)) ?? accounts[0]
+      if (!account) throw Errors.userRejected()
+      return { address: account.address, chainId }
+    },
+    async disconnect() {
+      if (wallet.features.includes('standard:disconnect')) await call('standard:disconnect', {}, S.unknown)
+    },
+    solana,
+  }
+}
+
+/**
+ * One connector per wallet: a wallet found both by EIP-6963 and by Wallet Standard (the same name)
+ * becomes one connector in both namespaces, as people know it.
+ */
+export function merge(evm: readonly Connector[], solana: readonly Connector[]): Connector[] {
+  const merged = evm.map((e) => {
+    const twin = solana.find((s) => s.name === e.name)
+    if (!twin) return e
+    return { ...twin, ...e, namespaces: ['eip155', 'solana'] as const, connect: twin.connect!, solana: twin.solana!, standardId: twin.standardId! }
+  })
+  return [...merged, ...solana.filter((s) => !evm.some((e) => e.name === s.name))]
+}
