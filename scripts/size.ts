@@ -11,6 +11,8 @@ import { transform } from 'esbuild'
 
 // docs/architecture.md §9a: SDK ≤ 7 KB gzip (was 6), for sign-in callbacks, open() arguments and a clean destroy()
 export const budget = 7168
+/** Issue 23: the Wallet Standard discovery and relay, a host chunk fetched only for a dapp with a Solana network. */
+export const standardBudget = 2048
 
 export type Figure = { name: string; file: string; gzip: number }
 
@@ -43,10 +45,18 @@ export function table(figures: readonly Figure[], limit: number): string {
   return [`SDK size (gzip -9), budget ${kb(limit)} each`, ...rows].join('\n')
 }
 
+/** The Wallet Standard host chunk beside the SDK (both builds load the same file). */
+export function measureStandard(): Figure {
+  const file = 'sdk/dist/doorway-standard.js'
+  return { name: 'Solana host chunk', file, gzip: gzipSize(readFileSync(join(root, file))) }
+}
+
 async function main() {
   const figures = await measure()
+  const standard = measureStandard()
   console.log(table(figures, budget))
-  const problems = check(figures, budget)
+  console.log(table([standard], standardBudget))
+  const problems = [...check(figures, budget), ...check([standard], standardBudget)]
   for (const problem of problems) console.error(`Size budget exceeded: ${problem}`)
   if (problems.length) process.exit(1)
 }

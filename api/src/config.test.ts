@@ -40,3 +40,69 @@ describe('load', () => {
     expect(() => Config.load({ DOORWAY_API_CONFIG: '/nonexistent/doorway.json' })).toThrow(/ENOENT/)
   })
 })
+
+const solanaChain = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+const bitcoinChain = 'bip122:000000000019d6689c085ae165831e93'
+const solanaNetwork = {
+  kind: 'solana',
+  rpcUrl: 'https://solana-rpc.example.com',
+  name: 'Solana',
+  nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
+  testnet: false,
+  tokens: [{ address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', name: 'USD Coin', symbol: 'USDC', decimals: 6 }],
+}
+const bitcoinNetwork = {
+  kind: 'bip122',
+  esploraUrl: 'https://blockstream.info/api',
+  name: 'Bitcoin',
+  nativeCurrency: { name: 'Bitcoin', symbol: 'BTC', decimals: 8 },
+  testnet: false,
+  tokens: [],
+}
+const withNetwork = (chainId: string, network: unknown) => ({ ...config, networks: { ...config.networks, [chainId]: network } })
+const without = (object: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(object).filter(([k]) => k !== key))
+
+describe('parse', () => {
+  test('behavior: EVM, Solana and Bitcoin networks side by side are the configuration as written', () => {
+    const all = { ...config, networks: { ...config.networks, [solanaChain]: solanaNetwork, [bitcoinChain]: bitcoinNetwork }, indexer: { pollMs: 500 }, onramp: { providerUrl: 'https://onramp.example' } }
+    expect(Config.parse(structuredClone(all))).toEqual(all)
+  })
+
+  test('behavior: a Bitcoin network may leave its (empty) token list out', () => {
+    const parsed = Config.parse(withNetwork(bitcoinChain, without(bitcoinNetwork, 'tokens')))
+    expect(parsed.networks[bitcoinChain]).toEqual(bitcoinNetwork)
+  })
+
+  test.each<[string, unknown, RegExp]>([
+    ['a network id that is not CAIP-2', { ...config, networks: { 'ethereum:1': config.networks['eip155:1'] } }, /networks\["ethereum:1"\]: expected a CAIP-2 network id/],
+    ['a Solana network without its kind (read as EVM)', withNetwork(solanaChain, without(solanaNetwork, 'kind')), /networks\["solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"\].kind: kind evm serves eip155: network ids only/],
+    ['a kind of another namespace than its id', withNetwork('eip155:10', solanaNetwork), /networks\["eip155:10"\].kind: kind solana serves solana: network ids only/],
+    ['an unknown kind', withNetwork(solanaChain, { ...solanaNetwork, kind: 'cosmos' }), /\.kind: expected evm, solana or bip122/],
+    ['SOL with other than 9 decimals', withNetwork(solanaChain, { ...solanaNetwork, nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 18 } }), /nativeCurrency\.decimals: expected 9/],
+    ['BTC with other than 8 decimals', withNetwork(bitcoinChain, { ...bitcoinNetwork, nativeCurrency: { name: 'Bitcoin', symbol: 'BTC', decimals: 18 } }), /nativeCurrency\.decimals: expected 8/],
+    ['an EVM token address on a Solana network', withNetwork(solanaChain, { ...solanaNetwork, tokens: [{ ...solanaNetwork.tokens[0], address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' }] }), /tokens\[0\]\.address: expected an address of this network/],
+    ['a mint address on an EVM network', { ...config, networks: { 'eip155:1': { ...config.networks['eip155:1'], tokens: solanaNetwork.tokens } } }, /tokens\[0\]\.address: expected an address of this network/],
+    ['a Bitcoin network with tokens', withNetwork(bitcoinChain, { ...bitcoinNetwork, tokens: solanaNetwork.tokens }), /tokens: a Bitcoin network has no tokens/],
+    ['a Bitcoin network with an rpcUrl instead of esploraUrl', withNetwork(bitcoinChain, { ...without(bitcoinNetwork, 'esploraUrl'), rpcUrl: 'https://btc.example' }), /esploraUrl: missing/],
+    ['a Solana network with an exchange', withNetwork(solanaChain, { ...solanaNetwork, exchange: { router: '0x', factory: '0x', weth: '0x' } }), /exchange: unknown field/],
+    ['an rpcUrl that is not http(s)', withNetwork(solanaChain, { ...solanaNetwork, rpcUrl: 'ws://solana.example' }), /rpcUrl: expected an http\(s\) URL/],
+    ['a missing network name', withNetwork(solanaChain, without(solanaNetwork, 'name')), /\.name: missing/],
+    ['a misspelt field', { ...config, prises: {} }, /prises: unknown field/],
+    ['a negative price', { ...config, prices: { ETH: -1 } }, /prices\["ETH"\]: expected a price/],
+    ['a port out of range', { ...config, port: 70_000 }, /port: expected an integer from 0 to 65535/],
+    ['an unknown storage kind', { ...config, storage: { kind: 'sqlite', dir: '/tmp' } }, /storage\.kind: expected embedded or postgres/],
+    ['projects whose origins are not a list', { ...config, projects: { p: { origins: 'https://dapp.example' } } }, /projects\["p"\]\.origins: expected an array/],
+    ['a configuration that is no object', [config], /the file: expected an object/],
+  ])('error: %s is refused, naming where', (_, value, message) => {
+    expect(() => Config.parse(value)).toThrow(message)
+    expect(() => Config.parse(value)).toThrow(/^Invalid api configuration: /)
+  })
+})
+
+describe('load (checked)', () => {
+  test('error: a file with a wrong field does not start the api: the error names the field', () => {
+    const file = join(dir, 'bad.json')
+    writeFileSync(file, JSON.stringify(withNetwork(solanaChain, { ...solanaNetwork, rpcUrl: 'nope' })))
+    expect(() => Config.load({ DOORWAY_API_CONFIG: file })).toThrow(/networks\["solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"\]\.rpcUrl: expected an http\(s\) URL/)
+  })
+})

@@ -97,7 +97,7 @@ function network(chainId: Caip.ChainId, value: unknown, path: string): Network {
   const kind = raw.kind ?? 'evm'
   if (kind !== 'evm' && kind !== 'solana' && kind !== 'bip122') fail(at(path, 'kind'), 'expected evm, solana or bip122')
   const { namespace, decimals } = kinds[kind]
-  if (!chainId.startsWith(`${namespace}:`)) fail(at(path, 'kind'), `a ${kind} network needs a ${namespace}: id`)
+  if (!chainId.startsWith(`${namespace}:`)) fail(at(path, 'kind'), `kind ${kind} serves ${namespace}: network ids only`)
   const common = ['name', 'nativeCurrency', 'testnet']
   const fields =
     kind === 'evm'

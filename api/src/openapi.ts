@@ -12,7 +12,9 @@ import * as Http from './http.js'
 export const info = {
   title: 'Doorway api',
   version: '0.1.0',
-  description: 'The blockchain API, the wallet catalogue and analytics of the Doorway modal (spec §7). Every route but the images and this document takes projectId, st and sv.',
+  description:
+    'The blockchain API, the wallet catalogue and analytics of the Doorway modal (spec §7). Every route but the images and this document takes projectId, st and sv. ' +
+    'Balances and history serve every network the api configures: EVM (eip155:<chain id>), Solana (solana:<genesis hash prefix>, SOL and SPL tokens) and Bitcoin (bip122:<genesis block hash prefix>, through Esplora); GET /v1/supported-chains lists them.',
 }
 
 export function document(publicUrl: string): OpenApi.Document {

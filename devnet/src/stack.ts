@@ -14,7 +14,7 @@ export const ports = {
   onramp: port('DOORWAY_ONRAMP_PORT', 8793),
   /** The Bitcoin stand-in (bitcoin/esplora.ts): Esplora's HTTP API over a regtest UTXO set that checks signatures. */
   esplora: port('DOORWAY_ESPLORA_PORT', 8794),
-  /** The Solana chain (solana/rpc.ts): JSON-RPC over litesvm, its websocket on the next port. */
+  /** The Solana chain (solana/rpc.ts): JSON-RPC over litesvm, its websocket on the next port (8900). */
   solana: port('DOORWAY_SOLANA_PORT', 8899),
   smtp: port('DOORWAY_SMTP_PORT', 2525),
   mail: port('DOORWAY_MAIL_PORT', 8025),
@@ -60,4 +60,7 @@ export const chains = [31337, 31338].map((id, i) => {
 })
 
 /** What the api serves in the local stack (apiConfig.ts local): its port, the chains, the demo's origin. */
+/** Polkadot's CAIP-2 id: no Polkadot chain runs locally (ids and WalletConnect signing only). */
+export const polkadotChainId = 'polkadot:91b171bb158e2d3848fa23a9f1c25182'
+
 export const apiStack = { port: ports.api, chains, origins: [new URL(urls.demo).origin] }

@@ -14,14 +14,17 @@ import * as SecureLimits from '@doorway/secure-site/server/limits'
 import * as SecureSecrets from '@doorway/secure-site/server/secrets'
 import * as SecureStorage from '@doorway/secure-site/server/storage/Storage'
 import * as Anvil from './anvil.js'
+import * as Esplora from './bitcoin/esplora.js'
 import * as ApiConfig from './apiConfig.js'
 import * as Exchange from './exchange.js'
 import * as MailSink from './mailSink.js'
 import * as Nfts from './nfts.js'
 import * as OnrampSandbox from './onrampSandbox.js'
 import * as Relay from './relay.js'
+import * as SolanaRpc from './solana/rpc.js'
+import * as SolanaTokens from './solana/tokens.js'
 import * as TestWalletPage from './testWalletPage.js'
-import { buildEnv, chains, ports, urls } from './stack.js'
+import { buildEnv, chains, polkadotChainId, ports, urls } from './stack.js'
 import { serve } from './static.js'
 import * as Tokens from './tokens.js'
 
@@ -74,17 +77,46 @@ const { exchange } = await Exchange.deploy({ chains, tokens }).catch(async (erro
   await stopAll()
   throw error
 })
+// The Solana chain (JSON-RPC over litesvm) with its DUSD mint, and the Bitcoin stand-in (Esplora over a
+// regtest UTXO set); each funds the dev keys (docs/local-stack.md).
+const solana = await launch(() => SolanaRpc.start({ port: ports.solana }))
+const { dusd } = await SolanaTokens.deploy(solana).catch(async (error) => {
+  await stopAll()
+  throw error
+})
+const esplora = await launch(() => Esplora.start({ port: ports.esplora }))
+await Esplora.fundDevKeys(esplora)
 // The sandbox onramp provider: the buy page the modal opens, delivering from anvil account 6 (it takes
 // its tokens from account 4, so after the exchange's pools). The api reads its options, quotes and orders.
 const onramp = await launch(() => OnrampSandbox.start({ port: ports.onramp, chains, tokens }))
 // The api gets its whole configuration from here (apiConfig.ts): it reads nothing of devnet's itself.
-await launch(() => Api.start(ApiConfig.fromDeployed({ tokens, nfts, exchange, onrampUrl: onramp.url })))
+await launch(() =>
+  Api.start(
+    ApiConfig.fromDeployed({
+      tokens,
+      nfts,
+      exchange,
+      onrampUrl: onramp.url,
+      solana: { chainId: solana.chainId, rpcUrl: solana.url, tokens: [{ address: dusd.mint, name: dusd.name, symbol: dusd.symbol, decimals: dusd.decimals }] },
+      bitcoin: { chainId: esplora.chainId, esploraUrl: esplora.url },
+    }),
+  ),
+)
 // The WalletConnect relay stand-in (docs/local-infra.md): same protocol as the hosted one.
 await launch(() => Relay.start({ port: ports.relay }))
 // The mail sink: SMTP in, and a read API for the login codes the embedded wallet mails.
 const mail = await launch(() => MailSink.start({ smtpPort: ports.smtp, httpPort: ports.mail }))
 // The dev page that pairs the test wallet with a pasted `wc:` link, over that relay.
-const testWallet = await launch(() => TestWalletPage.start({ port: ports.testWallet, relayUrl: urls.relay, chains }))
+const testWallet = await launch(() =>
+  TestWalletPage.start({
+    port: ports.testWallet,
+    relayUrl: urls.relay,
+    chains,
+    solana: { rpcUrl: solana.url, chainId: solana.chainId },
+    bitcoin: { esploraUrl: esplora.url, chainId: esplora.chainId },
+    polkadot: { chainId: polkadotChainId },
+  }),
+)
 // The embedded wallet's vault: its own process with its own secrets and database, mailing the person
 // itself (approval links, recovery notices) and serving the approval page.
 const vault = await launch(() =>
@@ -161,7 +193,8 @@ const servers: Server[] = (
           'frame-src': secureOrigin,
           // The api, the WalletConnect relay, and the chains for reads over a WalletConnect session
           // (UniversalProvider's rpcMap: the dapp's network RPC URLs).
-          'connect-src': `'self' ${apiOrigin} ${urls.relay} ${chains.map((c) => c.rpcUrl).join(' ')}`,
+          // Solana sends go to the dapp's Solana RPC (balances and history come from the api).
+          'connect-src': `'self' ${apiOrigin} ${urls.relay} ${chains.map((c) => c.rpcUrl).join(' ')} ${solana.url}`,
           'img-src': `'self' data: ${apiOrigin}`,
           'frame-ancestors': '*',
         }),
@@ -186,6 +219,8 @@ Doorway local stack is up.
   Onramp:      ${onramp.url} (sandbox card and bank provider; test card 4242 4242 4242 4242, declined 4000 0000 0000 0002)
   Mail sink:   smtp://127.0.0.1:${mail.smtp.port}, read mail at ${mail.url}/messages?to=ADDRESS
   Chains:      ${chains.map((c) => `${c.id} ${c.rpcUrl}`).join(', ')}${anvil.reused ? ' (reusing running anvil)' : ''}
+  Solana:      ${solana.url} (${solana.chainId}, DUSD mint ${dusd.mint})
+  Bitcoin:     ${esplora.url} (Esplora API, regtest, ${esplora.chainId})
 Open the demo and press "Connect Wallet". Ctrl+C stops everything.`)
 
 const stop = async () => {

@@ -17,10 +17,37 @@ const overrides = {
 // ?chains=31337,31339 picks the dapp's networks (anvil ports follow the ids: 31337 → 8545).
 const chainIds = (params.get('chains') ?? '31337,31338').split(',').map(Number)
 
+// The local stack's other chains (issue 23): Solana over litesvm, Bitcoin regtest over the Esplora stand-in,
+// and Polkadot (ids and WalletConnect signing only). ?namespaces=solana,bip122 picks them; none: EVM only.
+const others = {
+  solana: {
+    id: 'CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3',
+    chainNamespace: 'solana',
+    name: 'Solana Local',
+    nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
+    rpcUrls: { default: { http: ['http://127.0.0.1:8899'] } },
+    testnet: true,
+  },
+  bip122: {
+    id: '0f9188f13cb7b2c71f2a335e3a4fc328',
+    chainNamespace: 'bip122',
+    name: 'Bitcoin Regtest',
+    nativeCurrency: { name: 'Bitcoin', symbol: 'BTC', decimals: 8 },
+    testnet: true,
+  },
+  polkadot: {
+    id: '91b171bb158e2d3848fa23a9f1c25182',
+    chainNamespace: 'polkadot',
+    name: 'Polkadot',
+    nativeCurrency: { name: 'Polkadot', symbol: 'DOT', decimals: 10 },
+  },
+}
+const namespaces = (params.get('namespaces') ?? 'solana,bip122,polkadot').split(',').filter((ns) => others[ns])
+
 const modal = Doorway.createModal({
   projectId: params.has('projectId') ? params.get('projectId') : 'doorway-demo',
   themeMode: overrides.themeMode,
-  networks: chainIds.map((id) => anvil(id, 8545 + id - 31337)),
+  networks: [...chainIds.map((id) => anvil(id, 8545 + id - 31337)), ...namespaces.map((ns) => others[ns])],
   metadata: {
     name: 'Doorway demo',
     description: 'The Doorway local demo',
@@ -62,7 +89,8 @@ async function refresh() {
   show('chain', chainId ?? '—')
   sendButton.disabled = openSendButton.disabled = signButton.disabled = status !== 'connected'
   fundButton.disabled = status !== 'connected' || !devnetRpc(chainId)
-  if (status !== 'connected') return show('balance', '—')
+  // The provider speaks EVM only: another namespace's balance shows in the modal.
+  if (status !== 'connected' || !chainId?.startsWith('eip155:')) return show('balance', '—')
   try {
     const wei = BigInt(await provider.request({ method: 'eth_getBalance', params: [address, 'latest'] }))
     show('balance', `${formatEther(wei)} ETH`)

@@ -9,7 +9,7 @@ const frameUrl = 'https://frame.example/'
 const anvil = { id: 31337, name: 'Anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 } }
 const state: Protocol.ModalState = { open: true, view: 'Connect', loading: false, status: 'disconnected' }
 const sent = { status: 'sent', hash: `0x${'ab'.repeat(32)}`, chainId: 'eip155:31337' } as const
-const localnet = { id: 'localnet', caipNetworkId: 'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z', name: 'Solana Localnet', nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 } } as const
+const solanaTestnet = { id: 'testnet', caipNetworkId: 'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z', name: 'Solana Testnet', nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 } } as const
 
 /** Plays the frame: answers the handshake, records the SDK's calls and answers them with `state`, or with `errors[method]`. */
 async function frame(modal: { element: HTMLElement }, errors: Record<string, { code: number; message: string }> = {}) {
@@ -175,13 +175,13 @@ describe('Wallet Standard chunk (issue 23)', () => {
     expect(evm.loadStandard).not.toHaveBeenCalled()
     await evm.modal.addNetwork('eip155', { ...anvil, id: 31338 })
     expect(evm.loadStandard).not.toHaveBeenCalled()
-    await evm.modal.addAdapter({ namespace: 'solana' }, [localnet])
+    await evm.modal.addAdapter({ namespace: 'solana' }, [solanaTestnet])
     expect(evm.loadStandard).toHaveBeenCalledOnce()
     await vi.waitFor(() => expect(calls.map((c) => c.method)).toContain('standardWallets'))
-    await evm.modal.addNetwork('solana', { ...localnet, caipNetworkId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' })
+    await evm.modal.addNetwork('solana', { ...solanaTestnet, caipNetworkId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' })
     expect(evm.loadStandard).toHaveBeenCalledOnce()
 
-    const solana = setup([anvil, localnet])
+    const solana = setup([anvil, solanaTestnet])
     expect(solana.loadStandard).toHaveBeenCalledOnce()
     const frame = await solana.frame()
     await vi.waitFor(() => expect(frame.calls.find((c) => c.method === 'standardWallets')?.params).toEqual({ wallets: [] }))

@@ -174,7 +174,9 @@ export type Account = S.Infer<typeof account>
 
 export const modalState = S.object({
   open: S.boolean,
-  view: S.oneOf(views),
+  // A view's name by its form, not the list of every view: the 7 KB SDK checks this state on every change,
+  // and the list is a quarter KB of it. The frame only ever sends names of `views`.
+  view: S.string({ pattern: /^[A-Z][A-Za-z]{1,40}$/ }) as S.Schema<ViewName>,
   loading: S.boolean,
   /** spec §4: connection status (of the active namespace). */
   status: S.literal('connecting', 'connected', 'disconnected'),
@@ -197,7 +199,8 @@ export const siwxSession = S.object({ data: S.isPlainObject, message: S.string({
 export const openResult = S.union(
   S.object({ status: S.literal('closed') }),
   S.object({ status: S.literal('connected'), address, caipAddress: Caip.isAccountId, chainId, session: S.optional(siwxSession) }),
-  S.object({ status: S.literal('sent', 'swapped'), hash: S.string({ pattern: /^0x[\da-f]{64}$/i }), chainId }),
+  // An EVM transaction hash, or a Solana signature (base58, 64 bytes) or a Bitcoin txid (64 hex).
+  S.object({ status: S.literal('sent', 'swapped'), hash: S.string({ pattern: /^(0x[\da-f]{64}|[1-9A-HJ-NP-Za-km-z]{64,88}|[\da-f]{64})$/i }), chainId }),
 )
 export type OpenResult = S.Infer<typeof openResult>
 

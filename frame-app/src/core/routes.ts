@@ -33,7 +33,7 @@ export type Route =
   | { view: 'SendReceiver' }
   | { view: 'SendPreview' }
   | { view: 'SendConfirm' }
-  | { view: 'SendResult'; hash: `0x${string}`; chainId: ChainId }
+  | { view: 'SendResult'; hash: string; chainId: ChainId }
   | { view: 'Receive' }
   /** The swap form, prepared from `open()`'s arguments when given (features/swap/swapArguments.ts). */
   | { view: 'Swap'; prefill?: SwapPrefill }

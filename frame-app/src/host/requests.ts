@@ -12,7 +12,7 @@ import { accountMethods } from './methods.js'
 import { apiAtom } from '../core/api.js'
 import { balanceRefreshAtom } from '../features/balances/balance.js'
 import { configAtom } from '../core/config.js'
-import { accountAtom } from '../core/connection.js'
+import { accountsAtom } from '../core/connection.js'
 import { notifyAtom } from '../core/host.js'
 import { openAtom, openModalAtom } from '../core/modal.js'
 import { activeNetworkAtom, switchNetworkAtom } from '../core/network.js'
@@ -21,9 +21,11 @@ type Store = ReturnType<typeof createStore>
 
 export function create(store: Store) {
   return async function request({ method, params }: Protocol.RpcRequest): Promise<unknown> {
-    const account = store.get(accountAtom)
+    // The dapp's EIP-1193 provider speaks for the EVM account only, whichever namespace the modal shows.
+    const account = evmAccount(store)
     if (method === 'eth_chainId') {
-      const chainId = account?.chainId ?? store.get(activeNetworkAtom)?.caipNetworkId
+      const active = store.get(activeNetworkAtom)?.caipNetworkId
+      const chainId = account?.chainId ?? (active?.startsWith('eip155:') ? active : store.get(configAtom)?.networks.find((n) => n.caipNetworkId.startsWith('eip155:'))?.caipNetworkId)
       if (!chainId) throw Errors.disconnected()
       return Caip.eip155Hex(chainId)
     }
@@ -47,8 +49,10 @@ export function create(store: Store) {
 }
 
 /** spec §7 Wallet RPC: ERC-7811 asset discovery, answered by the modal from the api (host/assets.ts). */
+const evmAccount = (store: Store) => store.get(accountsAtom).eip155 ?? null
+
 async function getAssets(store: Store, params: Protocol.RpcRequest['params']): Promise<unknown> {
-  const account = store.get(accountAtom)
+  const account = evmAccount(store)
   if (!account) throw Errors.unauthorized()
   const Assets = await import('./assets.js')
   const request = Assets.parse(params)
@@ -72,8 +76,8 @@ function connectThroughModal(store: Store): Promise<string[]> {
       unsubscribeAccount()
       unsubscribeOpen()
     }
-    const unsubscribeAccount = store.sub(accountAtom, () => {
-      const account = store.get(accountAtom)
+    const unsubscribeAccount = store.sub(accountsAtom, () => {
+      const account = evmAccount(store)
       if (!account) return
       stop()
       resolve([account.address])

@@ -52,13 +52,16 @@ export function fromFrame(
   else if (type === 'show') void start()
   // App links replace nothing (the OS takes them); web pages get a new tab (Protocol frameEvent).
   else if (type === 'navigate') open(event.url, /^https?:/i.test(event.url) ? '_blank' : '_self', 'noopener')
+  // The EIP-1193 provider speaks only of eip155 accounts ('e' starts no other namespace); the events, of every one.
   else if (type === 'connect' || type === 'accountChanged') {
     emit(type, event.account)
-    provider.emit('accountsChanged', [event.account.address])
-    if (type === 'connect') provider.emit('connect', { chainId: Caip.eip155Hex(event.account.chainId) })
+    if (event.account.chainId[0] == 'e') {
+      provider.emit('accountsChanged', [event.account.address])
+      if (type === 'connect') provider.emit('connect', { chainId: Caip.eip155Hex(event.account.chainId) })
+    }
   } else if (type === 'chainChanged') {
     emit(type, { chainId: event.chainId })
-    provider.emit('chainChanged', Caip.eip155Hex(event.chainId))
+    if (event.chainId[0] == 'e') provider.emit('chainChanged', Caip.eip155Hex(event.chainId))
   } else {
     emit('disconnect', {})
     provider.emit('accountsChanged', [])

@@ -51,11 +51,15 @@ export const sendText = {
   },
   assetNotHeld: 'This account holds no {token} on {network}.',
   // Field errors, beside the field; the spec's own message sums them up (spec §5).
+  // Solana (issue 23): a token send that opens the receiver's token account pays its rent, refundable when closed.
+  rentNote: 'The fee includes {rent} SOL of rent to open the receiver\'s token account for this token.',
   errors: {
     amountRequired: 'Enter an amount greater than 0.',
     amountDecimals: '{symbol} has at most {decimals} decimals.',
     amountAboveBalance: 'Insufficient funds: the amount is more than your balance.',
     receiverInvalid: 'Enter a valid address (0x followed by 40 hex digits) or a name.',
+    // spec §5 Solana address: 32 to 44 base58 characters.
+    receiverInvalidSolana: 'Enter a valid Solana address (32 to 44 base58 characters).',
     receiverChecksum: 'This address has a wrong checksum: check it for a typo.',
   },
 } as const

@@ -41,8 +41,8 @@ async function nativeFromApi(api: Api, address: string, network: Protocol.Networ
   try {
     const balances = await api.balances(address, { chainId: network.caipNetworkId })
     const native = balances.find((b) => b.address === undefined)
-    const amount = native?.quantity.numeric ?? '0'
-    return { state: 'ready', formatted: `${Format.formatQuantity(amount)} ${network.nativeCurrency.symbol}` }
+    if (!native) return { state: 'unavailable' }
+    return { state: 'ready', formatted: `${Format.formatQuantity(native.quantity.numeric)} ${network.nativeCurrency.symbol}` }
   } catch {
     return { state: 'unavailable' }
   }

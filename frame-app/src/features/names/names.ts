@@ -6,6 +6,7 @@
  * Names are read per store and cached per address for 5 minutes. The connected account's name follows
  * the account: it is read again when the account changes and after a registration.
  */
+import * as Address from '@doorway/shared/Address'
 import * as Constants from '@doorway/shared/Constants'
 import { atom, type Getter } from 'jotai'
 import { unwrap } from 'jotai/utils'
@@ -48,6 +49,8 @@ async function imageOf(name: string, avatar: string | null | undefined): Promise
 
 /** The connected account's own names, read fresh (spec §7 reverse lookup): the first is its name. */
 async function readOwnName(get: Getter, address: string, signal?: AbortSignal): Promise<NameCacheEntry> {
+  // Names point at EVM addresses (the name service's): another namespace's account has none to look up.
+  if (!Address.isEvmAddress(address)) return { address, name: null, imageUrl: undefined, timestamp: Date.now() }
   const [profile]: (Profile | undefined)[] = await get(apiAtom).reverse(address, address, signal)
   const imageUrl = profile && (await imageOf(profile.name, profile.attributes.avatar))
   return remember(get, { address, name: profile?.name ?? null, imageUrl })
@@ -60,6 +63,7 @@ async function readOwnName(get: Getter, address: string, signal?: AbortSignal): 
 export const identityOfAtom = atom(null, async (get, _set, address: string, signal?: AbortSignal): Promise<Identity | undefined> => {
   const entry = cached(get, address)
   if (entry) return identityOf(entry)
+  if (!Address.isEvmAddress(address)) return undefined
   const { name, avatar } = await get(apiAtom).identity(address, get(accountAtom)?.address, signal)
   return identityOf(remember(get, { address, name, imageUrl: name ? await imageOf(name, avatar) : undefined }))
 })

@@ -18,7 +18,7 @@ import { recordPendingAtom } from '../activity/activity.js'
 import { trackAtom } from '../analytics/analytics.js'
 import { apiAtom } from '../../core/api.js'
 import { balanceRefreshAtom } from '../balances/balance.js'
-import { type Account, accountAtom } from '../../core/connection.js'
+import { type Account, accountAtom, namespaceOf } from '../../core/connection.js'
 import { notifyAtom } from '../../core/host.js'
 import { activeNetworkAtom } from '../../core/network.js'
 import { replaceFromAtom } from '../../core/router.js'
@@ -55,7 +55,7 @@ export const draftAtom = atom({ amount: '', receiver: '' })
 /** The preview's fee estimate: gas units for this transfer, and the token ABI its simulation chose. */
 export type Estimate =
   | { status: 'idle' | 'loading' }
-  | { status: 'ready'; gas: bigint; abi: Rules.TokenAbi }
+  | { status: 'ready'; gas: bigint; abi: Rules.TokenAbi; rent?: bigint }
   | { status: 'error'; message: string }
 export const estimateAtom = atom<Estimate>({ status: 'idle' })
 
@@ -123,6 +123,7 @@ export const estimateFeeAtom = atom(null, async (get, set) => {
   const { token, sendTokenAmount, receiverAddress } = get(formAtom)
   if (!account || !token || !sendTokenAmount || !receiverAddress) return
   set(estimateAtom, { status: 'loading' })
+  if (namespaceOf(token.chainId) === 'solana') return set(estimateSolanaAtom)
   try {
     let abi: Rules.TokenAbi = 'erc20'
     const request = (tokenAbi: Rules.TokenAbi) =>
@@ -142,6 +143,30 @@ export const estimateFeeAtom = atom(null, async (get, set) => {
     set(estimateAtom, { status: 'ready', gas, abi })
   } catch (error) {
     set(estimateAtom, { status: 'error', message: format(sendText.feeFailed, { reason: reasonOf(error) }) })
+  }
+})
+
+/**
+ * The Solana fee: the transaction as it would be sent, built and priced by the node; a rule the chain
+ * would refuse (rent, funds) is said here, before the wallet asks. The fee stands as gas × a price of 1,
+ * in lamports, so the spec §5 gas check reads it as it reads an EVM one.
+ */
+const estimateSolanaAtom = atom(null, async (get, set) => {
+  const account = get(accountAtom)
+  const { token, sendTokenAmount, receiverAddress } = get(formAtom)
+  if (!account || !token || !sendTokenAmount || !receiverAddress) return
+  try {
+    const Solana = await import('../solana/SolanaSend.js')
+    const rpcUrl = get(activeNetworkAtom)?.rpcUrl
+    const built = await Solana.build({ account, rpcUrl, token, units: Rules.baseUnits(sendTokenAmount, token), receiver: receiverAddress })
+    const now = get(formAtom)
+    if (now.token !== token || now.sendTokenAmount !== sendTokenAmount || now.receiverAddress !== receiverAddress) return
+    const native = nativeOf(get)
+    const fee = Number(built.fee + built.rentLamports) / 1e9
+    set(formAtom, (f) => ({ ...f, gasPrice: 1n, gasPriceInUSD: fee * (native?.price ?? 0), networkBalanceInUSD: native?.value }))
+    set(estimateAtom, { status: 'ready', gas: built.fee + built.rentLamports, abi: 'erc20', ...(built.createsTokenAccount && { rent: built.rentLamports }) })
+  } catch (error) {
+    set(estimateAtom, { status: 'error', message: reasonOf(error) })
   }
 })
 
@@ -172,7 +197,7 @@ export const insufficientGasAtom = atom((get) => {
   return undefined
 })
 
-export type Outcome = { status: 'sent'; hash: Hex } | { status: 'rejected' | 'failed' | 'timedOut' | 'busy' }
+export type Outcome = { status: 'sent'; hash: string } | { status: 'rejected' | 'failed' | 'timedOut' | 'busy' }
 
 /** Shown on the preview when the wallet did not answer in time (the form is kept). */
 export const sendErrorAtom = atom<string | undefined>(undefined)
@@ -188,7 +213,9 @@ export const sendTokenAtom = atom(null, async (get, set): Promise<Outcome> => {
   if (form.loading) return { status: 'busy' }
   const network = get(activeNetworkAtom)
   const account = get(accountAtom)
-  if (!network || !account || Caip.parseChainId(network.caipNetworkId).namespace !== 'eip155') throw new Errors.DoorwayError(errors.unsupportedChain)
+  const namespace = network && namespaceOf(network.caipNetworkId)
+  if (!network || !account || (namespace !== 'eip155' && namespace !== 'solana')) throw new Errors.DoorwayError(errors.unsupportedChain)
+  if (namespace === 'solana') return set(sendSolanaAtom)
   const state = get(sendAtom)
   // spec §5; and an amount the token cannot carry (too many decimals, above the balance) never reaches the wallet.
   if (!Rules.isComplete(state) || 'error' in Rules.checkAmount(state.sendTokenAmount!, state.token!)) throw new Errors.DoorwayError(errors.invalidSendInput)
@@ -221,6 +248,52 @@ export const sendTokenAtom = atom(null, async (get, set): Promise<Outcome> => {
     if (rejected) set(showToastAtom, { variant: 'info', message: sendText.rejected })
     else {
       set(showToastAtom, { variant: 'error', message: core.somethingWentWrong, detail: reasonOf(error) })
+      void set(trackAtom, 'SEND_ERROR', { network: chainId, message: reasonOf(error) })
+    }
+    set(resetSendAtom)
+    set(replaceFromAtom, 'Send', { view: 'Send' })
+    return { status: rejected ? 'rejected' : 'failed' }
+  }
+})
+
+/**
+ * spec §4 sendToken, the Solana path: the same steps and toasts as the EVM path; a failure is
+ * 'Failed to send transaction. Please try again.' (spec §8) with the reason (rent, expiry, funds).
+ */
+const sendSolanaAtom = atom(null, async (get, set): Promise<Outcome> => {
+  const network = get(activeNetworkAtom)!
+  const account = get(accountAtom)!
+  const state = get(sendAtom)
+  if (!Rules.isComplete(state) || 'error' in Rules.checkAmount(state.sendTokenAmount!, state.token!)) throw new Errors.DoorwayError(errors.invalidSendInput)
+  set(formAtom, (f) => ({ ...f, loading: true }))
+  set(sendErrorAtom, undefined)
+  const chainId = network.caipNetworkId
+  const token = state.token!
+  try {
+    const Solana = await import('../solana/SolanaSend.js')
+    const units = Rules.baseUnits(state.sendTokenAmount!, token)
+    const { signature, confirmed } = await Solana.send({ account, rpcUrl: network.rpcUrl, token, units, receiver: state.receiverAddress! })
+    const { name, symbol, iconUrl } = token
+    set(recordPendingAtom, { hash: signature, chainId, from: account.address, to: state.receiverAddress!, token: { name, symbol, iconUrl }, amount: state.sendTokenAmount! })
+    set(showToastAtom, { variant: 'success', message: errors.transactionStarted })
+    set(notifyAtom, { type: 'result', result: { status: 'sent', hash: signature, chainId } })
+    void set(trackAtom, 'SEND_SUCCESS', { network: chainId, token: symbol, amount: state.sendTokenAmount })
+    set(resetSendAtom)
+    set(replaceFromAtom, 'Send', { view: 'SendResult', hash: signature, chainId })
+    set(transactionsAtom, (t) => ({ ...t, [signature]: 'pending' }))
+    const settle = (status: TransactionStatus) => {
+      set(transactionsAtom, (t) => ({ ...t, [signature]: status }))
+      set(balanceRefreshAtom, (n) => n + 1)
+      void set(loadTokensAtom, { force: true })
+    }
+    confirmed().then(() => settle('confirmed'), () => settle('failed'))
+    return { status: 'sent', hash: signature }
+  } catch (error) {
+    set(formAtom, (f) => ({ ...f, loading: false }))
+    const rejected = (error as { code?: unknown } | null)?.code === Errors.codes.userRejected
+    if (rejected) set(showToastAtom, { variant: 'info', message: sendText.rejected })
+    else {
+      set(showToastAtom, { variant: 'error', message: errors.sendTransactionFailed, detail: reasonOf(error) })
       void set(trackAtom, 'SEND_ERROR', { network: chainId, message: reasonOf(error) })
     }
     set(resetSendAtom)

@@ -88,16 +88,18 @@ export type Receiver =
   | { kind: 'empty' }
   | { kind: 'address'; address: string }
   | { kind: 'name'; name: string }
-  | { kind: 'invalid'; error: 'receiverInvalid' | 'receiverChecksum' }
+  | { kind: 'invalid'; error: 'receiverInvalid' | 'receiverChecksum' | 'receiverInvalidSolana' }
 
 /**
  * A typed receiver: an EVM address (spec §5: 40 hex digits, optional 0x), shown with its EIP-55
  * checksum, or a name to resolve. A mixed-case address must carry a valid checksum: a wrong one is
  * almost always a typo.
  */
-export function parseReceiver(text: string): Receiver {
+export function parseReceiver(text: string, namespace: Caip.Namespace = 'eip155'): Receiver {
   const value = text.trim()
   if (!value) return { kind: 'empty' }
+  // spec §5: a Solana address is 32 to 44 base58 characters; names resolve to EVM addresses only.
+  if (namespace === 'solana') return Address.isSolanaAddress(value) ? { kind: 'address', address: value } : { kind: 'invalid', error: 'receiverInvalidSolana' }
   if (Address.isEvmAddress(value)) {
     const hex = value.replace(/^0x/, '')
     const address = getAddress(`0x${hex.toLowerCase()}`)

@@ -12,6 +12,7 @@ import { siwxText } from '@doorway/shared/texts/siwx'
 import * as Protocol from '@doorway/shared/Protocol'
 import * as S from '@doorway/shared/Schema'
 import { atom, type Getter, type Setter } from 'jotai'
+import { base58 } from '@scure/base'
 import { personalSign } from '../../core/connectors/personalSign.js'
 import { configAtom, hostOriginAtom } from '../../core/config.js'
 import { type Account, accountAtom, disconnectAtom, toProtocol } from '../../core/connection.js'
@@ -212,6 +213,9 @@ async function sign(get: Getter, account: Account, message: string): Promise<str
     const args = { message, chainId: account.chainId, accountAddress: account.address }
     return call(get, 'signMessage', [args], S.string({ min: 1, max: 65_536 }), signTimeoutMs)
   }
+  // Sign In With Solana: the wallet signs the message's UTF-8 bytes (ed25519); the signature goes base58, as Solana writes them.
+  const solana = account.connector.solana
+  if (account.chainId.startsWith('solana:') && solana) return base58.encode(await solana.signMessage(new TextEncoder().encode(message), account))
   return personalSign(account, message)
 }
 

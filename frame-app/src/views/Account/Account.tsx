@@ -3,6 +3,7 @@ import { format, ui } from '@doorway/shared/Texts'
 import { accountText } from '@doorway/shared/texts/account'
 import { embeddedText } from '@doorway/shared/texts/embedded'
 import { namesText } from '@doorway/shared/texts/names'
+import type * as Caip from '@doorway/shared/Caip'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { loadable } from 'jotai/utils'
@@ -14,7 +15,7 @@ import { Tokens } from './Tokens.js'
 import { WalletIcon } from '../../components/WalletIcon.js'
 import { nativeBalanceAtom } from '../../features/balances/balance.js'
 import { configAtom } from '../../core/config.js'
-import { accountAtom, disconnectAtom } from '../../core/connection.js'
+import { accountAtom, activeNamespaceAtom, disconnectAtom } from '../../core/connection.js'
 import { closeModalAtom } from '../../core/modal.js'
 import { accountIdentityAtom, refreshIdentityAtom } from '../../features/names/names.js'
 import { activeNetworkAtom } from '../../core/network.js'
@@ -150,9 +151,21 @@ function ChooseName() {
 const featureViews = { onramp: 'OnRamp', swaps: 'Swap', receive: 'Receive', send: 'Send' } as const
 
 /** The wallet features in walletFeaturesOrder, each only when its feature is on. */
+/**
+ * The wallet features each namespace has (issue 23): swaps and buying are EVM's (the api quotes an EVM
+ * exchange and the onramp delivers on EVM chains); Solana and Bitcoin send; Polkadot only receives.
+ */
+const namespaceFeatures: Record<Caip.Namespace, readonly Protocol.Features['walletFeaturesOrder'][number][]> = {
+  eip155: ['onramp', 'swaps', 'receive', 'send'],
+  solana: ['receive', 'send'],
+  bip122: ['receive', 'send'],
+  polkadot: ['receive'],
+}
+
 function Actions({ features }: { features: Protocol.Features }) {
   const push = useSetAtom(pushAtom)
-  const shown = features.walletFeaturesOrder.filter((feature) => features[feature])
+  const namespace = useAtomValue(activeNamespaceAtom)
+  const shown = features.walletFeaturesOrder.filter((feature) => features[feature] && namespaceFeatures[namespace].includes(feature))
   if (!shown.length) return null
   return (
     <nav className="actions" aria-label={accountText.actions}>

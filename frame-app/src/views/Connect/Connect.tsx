@@ -1,10 +1,12 @@
 import * as Format from '@doorway/shared/Format'
 import { ui } from '@doorway/shared/Texts'
+import type * as Caip from '@doorway/shared/Caip'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { Fragment, lazy, Suspense, useState } from 'react'
 import { chosenWalletAtom } from '../../features/catalogue/catalogue.js'
 import { configAtom, mobileAtom } from '../../core/config.js'
+import { activeNamespaceAtom } from '../../core/connection.js'
 import { pushAtom } from '../../core/router.js'
 import { CatalogueWallets, useCatalogueCount } from './CatalogueWallets.js'
 import { InstalledWallets } from './InstalledWallets.js'
@@ -16,17 +18,21 @@ export const loadSocialLogin = () => import('./SocialLogin.js')
 const EmailLogin = lazy(loadEmailLogin)
 const SocialLogin = lazy(loadSocialLogin)
 
+/** The namespaces the embedded (email and social) wallet holds accounts in: it is offered only for these. */
+export const embeddedNamespaces: readonly Caip.Namespace[] = ['eip155', 'solana']
+
 /** The connect methods in `connectMethodsOrder` whose feature is on (spec §2; wallets are always on). */
-export function methodsOf(features: Protocol.Features): Protocol.Features['connectMethodsOrder'] {
+export function methodsOf(features: Protocol.Features, namespace: Caip.Namespace = 'eip155'): Protocol.Features['connectMethodsOrder'] {
   const order = features.connectMethodsOrder.includes('wallet')
     ? features.connectMethodsOrder
     : [...features.connectMethodsOrder, 'wallet' as const]
-  return order.filter((m) => m === 'wallet' || (m === 'email' ? features.email : !!features.socials && features.socials.length > 0))
+  const embedded = embeddedNamespaces.includes(namespace)
+  return order.filter((m) => m === 'wallet' || (embedded && (m === 'email' ? features.email : !!features.socials && features.socials.length > 0)))
 }
 
 export function Connect() {
   const config = useAtomValue(configAtom)!
-  const methods = methodsOf(config.features)
+  const methods = methodsOf(config.features, useAtomValue(activeNamespaceAtom))
   const collapse = config.features.collapseWallets && methods.length > 1
   return (
     <div className="stack">

@@ -4,7 +4,8 @@ import { useAtomValue, useSetAtom } from 'jotai'
 import { useState } from 'react'
 import { configAtom } from '../../core/config.js'
 import { goBackAtom } from '../../core/modal.js'
-import { activeNetworkAtom, switchNetworkAtom } from '../../core/network.js'
+import { activeNetworkAtom, needsWalletAtom, switchNetworkAtom } from '../../core/network.js'
+import { pushAtom } from '../../core/router.js'
 import { showToastAtom } from '../../core/toasts.js'
 
 /** The configured networks with the active one marked; picking one switches the wallet (spec §4). */
@@ -13,6 +14,8 @@ export function Networks({ onSwitched }: { onSwitched?: () => void }) {
   const active = useAtomValue(activeNetworkAtom)
   const switchNetwork = useSetAtom(switchNetworkAtom)
   const goBack = useSetAtom(goBackAtom)
+  const push = useSetAtom(pushAtom)
+  const needsWallet = useAtomValue(needsWalletAtom)
   const toast = useSetAtom(showToastAtom)
   const [pending, setPending] = useState<string>()
   const [error, setError] = useState<string>()
@@ -20,8 +23,10 @@ export function Networks({ onSwitched }: { onSwitched?: () => void }) {
   const pick = (network: Protocol.Network) => {
     setPending(network.caipNetworkId)
     setError(undefined)
+    // Another namespace that the connected wallet lacks: the person connects a wallet for it (issue 23).
+    const connectFirst = needsWallet(network)
     switchNetwork(network).then(
-      () => (onSwitched ?? goBack)(),
+      () => (connectFirst ? push({ view: 'Connect' }) : (onSwitched ?? goBack)()),
       (e: Error) => {
         setError(e.message)
         toast({ variant: 'error', message: e.message })

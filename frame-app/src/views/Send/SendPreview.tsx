@@ -68,6 +68,11 @@ export function SendPreview() {
         <dt>{sendText.fee}</dt>
         <Fee estimate={estimate} gasPrice={send.gasPrice} decimals={Number(native?.quantity.decimals ?? 18)} symbol={symbol} usd={send.gasPriceInUSD ?? 0} />
       </dl>
+      {estimate.status === 'ready' && estimate.rent !== undefined && (
+        <p className="muted" role="note">
+          {format(sendText.rentNote, { rent: Format.formatQuantity(Format.formatUnits(estimate.rent, 9)) })}
+        </p>
+      )}
       {warnings.map((warning) => (
         <p key={warning} className="warning" role="note">
           {sendText[warning]}

@@ -7,7 +7,7 @@ import { format } from '@doorway/shared/Texts'
 import { sendText } from '@doorway/shared/texts/send'
 import { useAtom, useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
-import { accountAtom } from '../../core/connection.js'
+import { accountAtom, namespaceOf } from '../../core/connection.js'
 import { shakeModalAtom } from '../../core/modal.js'
 import { type Identity, identityOfAtom } from '../../features/names/names.js'
 import { pushAtom } from '../../core/router.js'
@@ -30,7 +30,7 @@ export function SendReceiver() {
   const push = useSetAtom(pushAtom)
   const shake = useSetAtom(shakeModalAtom)
   const [error, setError] = useState<string>()
-  const receiver = Rules.parseReceiver(draft.receiver)
+  const receiver = Rules.parseReceiver(draft.receiver, account ? namespaceOf(account.chainId) : 'eip155')
   const lookup = useLookup(receiver.kind === 'name' ? receiver.name : undefined)
   useSendStep(!!send.token && !!send.sendTokenAmount)
   if (!account || !send.token) return null
