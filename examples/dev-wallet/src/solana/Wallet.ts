@@ -42,7 +42,7 @@ type Context = {
 }
 
 export function create(options: create.Options) {
-  const { approve, storage, origin, rpcUrl, name = 'Dev Wallet', icon } = options
+  const { approve, storage, origin, rpcUrl, name = 'Doorway Dev Wallet', icon } = options
   const keypair = Keys.devKey(options.mnemonic)
   const address = keypair.publicKey.toBase58()
   const account = new ReadonlyWalletAccount({ address, publicKey: keypair.publicKey.toBytes(), chains: [chain], features: signing })

@@ -73,7 +73,19 @@ export function merge(evm: readonly Connector[], solana: readonly Connector[]): 
   const merged = evm.map((e) => {
     const twin = solana.find((s) => s.name === e.name)
     if (!twin) return e
-    return { ...twin, ...e, namespaces: ['eip155', 'solana'] as const, connect: twin.connect!, solana: twin.solana!, standardId: twin.standardId! }
+    return {
+      ...twin,
+      ...e,
+      namespaces: ['eip155', 'solana'] as const,
+      connect: twin.connect!,
+      solana: twin.solana!,
+      standardId: twin.standardId!,
+      // Both faces forget this site: Wallet Standard's disconnect, and EIP-2255 revocation where supported.
+      async disconnect() {
+        await twin.disconnect?.().catch(() => {})
+        await e.request({ method: 'wallet_revokePermissions', params: [{ eth_accounts: {} }] }).catch(() => {})
+      },
+    }
   })
   return [...merged, ...solana.filter((s) => !evm.some((e) => e.name === s.name))]
 }

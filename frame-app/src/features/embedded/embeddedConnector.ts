@@ -122,26 +122,12 @@ export function create(options: Options): Connector {
     })
   }
 
-  /** Solana requests are approved in the secure-site as EVM ones are; the wire bytes cross in base64. */
-  function solanaSign(method: 'solana_signTransaction' | 'solana_signMessage', bytes: Uint8Array, chainId: Caip.ChainId): Promise<string> {
-    const op = Ids.random()
-    const network = options.network?.(chainId)
-    return options.approve(op, async (signal) => {
-      const params = [base64.encode(bytes)]
-      const { result } = await secure.call('sign', { op, method, params, chainId, host, ...(network && { network }) }, { signal, timeoutMs: approvalTimeoutMs })
-      return result
-    }) as Promise<string>
-  }
-
   return {
     id: embeddedId,
     name: account.email,
     type: 'AUTH',
     namespaces: ['eip155', 'solana'],
-    solana: {
-      signTransaction: async (bytes, { chainId }) => base64.decode(await solanaSign('solana_signTransaction', bytes, chainId)),
-      signMessage: async (bytes, { chainId }) => base58.decode(await solanaSign('solana_signMessage', bytes, chainId)),
-    },
+    solana: solanaSigner(options),
     accountType: 'eoa',
     user: { email: account.email },
     async request({ method, params }) {
@@ -162,6 +148,24 @@ export function create(options: Options): Connector {
       throw Errors.unsupportedMethod(`Action not allowed: ${method}`)
     },
     disconnect: () => secure.call('signOut', {}).then(() => undefined),
+  }
+}
+
+/** Solana requests are approved in the secure-site as EVM ones are; the wire bytes cross in base64. */
+function solanaSigner(options: Options): NonNullable<Connector['solana']> {
+  const { secure, host } = options
+  const sign = (method: 'solana_signTransaction' | 'solana_signMessage', bytes: Uint8Array, chainId: Caip.ChainId): Promise<string> => {
+    const op = Ids.random()
+    const network = options.network?.(chainId)
+    return options.approve(op, async (signal) => {
+      const params = [base64.encode(bytes)]
+      const { result } = await secure.call('sign', { op, method, params, chainId, host, ...(network && { network }) }, { signal, timeoutMs: approvalTimeoutMs })
+      return result
+    })
+  }
+  return {
+    signTransaction: async (bytes, { chainId }) => base64.decode(await sign('solana_signTransaction', bytes, chainId)),
+    signMessage: async (bytes, { chainId }) => base58.decode(await sign('solana_signMessage', bytes, chainId)),
   }
 }
 

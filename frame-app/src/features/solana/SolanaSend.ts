@@ -3,6 +3,7 @@
  * account when it has none), have the wallet sign its wire bytes, broadcast, and follow it by polling
  * (never a websocket). The Send flow (features/send/send.ts) loads this chunk only for a Solana network.
  */
+import './internal/buffer.js'
 import type { Balance } from '../../api/client.js'
 import type { Account } from '../../core/connection.js'
 import * as Caip from '@doorway/shared/Caip'

@@ -68,11 +68,7 @@ export function SendPreview() {
         <dt>{sendText.fee}</dt>
         <Fee estimate={estimate} gasPrice={send.gasPrice} decimals={Number(native?.quantity.decimals ?? 18)} symbol={symbol} usd={send.gasPriceInUSD ?? 0} />
       </dl>
-      {estimate.status === 'ready' && estimate.rent !== undefined && (
-        <p className="muted" role="note">
-          {format(sendText.rentNote, { rent: Format.formatQuantity(Format.formatUnits(estimate.rent, 9)) })}
-        </p>
-      )}
+      {estimate.status === 'ready' && estimate.rent !== undefined && <RentNote lamports={estimate.rent} />}
       {warnings.map((warning) => (
         <p key={warning} className="warning" role="note">
           {sendText[warning]}
@@ -127,4 +123,13 @@ function atLeast(value: bigint, decimals: number) {
 
 function money(usd: number) {
   return usd > 0 && usd < 0.01 ? `< ${Format.formatMoney(0.01)}` : Format.formatMoney(usd)
+}
+
+/** Solana: the send opens the receiver's token account, whose rent the sender pays (issue 23). */
+function RentNote({ lamports }: { lamports: bigint }) {
+  return (
+    <p className="muted" role="note">
+      {format(sendText.rentNote, { rent: Format.formatQuantity(Format.formatUnits(lamports, 9)) })}
+    </p>
+  )
 }

@@ -1,0 +1,165 @@
+/**
+ * Solana through the modal (issue 23): the dev wallet's Wallet Standard face on the demo page, the
+ * devnet's Solana chain (JSON-RPC over litesvm) and its DUSD mint. Balances are read straight from the
+ * chain, as a block explorer would; the receivers are fresh addresses of the test mnemonic.
+ */
+import type { FrameLocator, Page } from '@playwright/test'
+import * as SolanaKeys from '@doorway/devnet/solana/keys'
+import * as SolanaTokens from '@doorway/devnet/solana/tokens'
+import { urls } from '@doorway/devnet/stack'
+import { connectDevWallet, dapp, expect, expectAccessible, modalFrame, ready, rpc, test, walletPrompt } from './fixtures.js'
+
+const devSolana = SolanaKeys.address(0)
+/** A receiver no test used before: an account of the test mnemonic far from the funded ones. */
+const freshAddress = () => SolanaKeys.address(1_000 + Math.floor(Math.random() * 1_000_000))
+
+const lamports = async (address: string) => BigInt((await rpc<{ value: number }>(urls.solana, 'getBalance', [address])).value)
+/** The receiver's DUSD in base units, from its token accounts for the mint. */
+async function dusdUnits(owner: string): Promise<bigint> {
+  const mint = SolanaTokens.mintAddress()
+  const { value } = await rpc<{ value: { account: { data: { parsed: { info: { tokenAmount: { amount: string } } } } } }[] }>(
+    urls.solana,
+    'getTokenAccountsByOwner',
+    [owner, { mint }, { encoding: 'jsonParsed' }],
+  )
+  return value.reduce((sum, a) => sum + BigInt(a.account.data.parsed.info.tokenAmount.amount), 0n)
+}
+
+/** Connected with the dev wallet on EVM, the person picks Solana Local: the modal asks for a Solana wallet. */
+async function connectSolana(page: Page): Promise<FrameLocator> {
+  await ready(page)
+  await connectDevWallet(page)
+  const frame = modalFrame(page)
+  await frame.getByRole('button', { name: /^Network/ }).click()
+  await frame.getByRole('list', { name: 'Networks' }).getByRole('button', { name: /Solana Local/ }).click()
+  await expect(frame.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
+  await frame.getByRole('button', { name: /Doorway Dev Wallet/ }).click()
+  await expect(walletPrompt(page)).toContainText('solana')
+  await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
+  await expect(frame.getByRole('dialog', { name: 'Account' })).toBeVisible()
+  await expect(frame.getByText(`${devSolana.slice(0, 4)}…${devSolana.slice(-4)}`)).toBeVisible()
+  return frame
+}
+
+async function send(page: Page, frame: FrameLocator, options: { token: RegExp; amount: string; to: string }) {
+  await frame.getByRole('navigation', { name: 'Wallet actions' }).getByRole('button', { name: 'Send' }).click()
+  await frame.getByRole('list', { name: 'Tokens you can send' }).getByRole('button', { name: options.token }).click()
+  await frame.getByLabel(/^Amount/).fill(options.amount)
+  await frame.getByRole('button', { name: 'Continue' }).click()
+  await frame.getByLabel('Address or name').fill(options.to)
+  await frame.getByRole('button', { name: 'Continue' }).click()
+  const review = frame.getByRole('dialog', { name: 'Review Send' })
+  await expect(review).toContainText('Solana Local')
+  await expect(review).toContainText(/Network fee.*SOL/)
+  return review
+}
+
+async function approve(page: Page, frame: FrameLocator) {
+  await frame.getByRole('button', { name: 'Send', exact: true }).click()
+  await expect(frame.getByRole('dialog', { name: 'Confirm Send' })).toContainText('Confirm in Doorway Dev Wallet')
+  await expect(walletPrompt(page)).toContainText('Sign a transaction on solana:localnet')
+  await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
+  await expect(frame.getByRole('dialog', { name: 'Transaction' })).toBeVisible()
+  await expect(frame.getByRole('status').filter({ hasText: 'Transaction started' })).toBeVisible()
+  await expect(frame.getByRole('dialog', { name: 'Transaction' })).toContainText('Confirmed')
+}
+
+test.describe('a Wallet Standard wallet', () => {
+  test('behavior: from the Networks view, Solana connects a Solana wallet; its SOL and DUSD show; the state and events carry the Solana CAIP ids', async ({ page }) => {
+    const frame = await connectSolana(page)
+    await expect(frame.getByLabel('Balance')).toHaveText(/^[\d,]+\.\d{3} SOL$/)
+    const tokens = frame.getByRole('tabpanel')
+    await expect(tokens).toContainText('SOL')
+    await expect(tokens).toContainText('DUSD')
+    await expectAccessible(page)
+    const state = await dapp(page, (modal) => modal.getState() as unknown as { chainId: string; caipAddress: string })
+    expect(state.chainId).toMatch(/^solana:/)
+    expect(state.caipAddress).toBe(`${state.chainId}:${devSolana}`)
+    // The EIP-1193 provider stays EVM: it still names the EVM account.
+    expect(await page.evaluate(() => (window as unknown as { modal: { getProvider(): { request(a: { method: string }): Promise<string[]> } } }).modal.getProvider().request({ method: 'eth_accounts' }))).toEqual([
+      '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    ])
+  })
+
+  test('behavior: a SOL send to a fresh address lands with exactly that amount', async ({ page }) => {
+    const frame = await connectSolana(page)
+    const to = freshAddress()
+    await send(page, frame, { token: /^Solana/, amount: '0.25', to })
+    await approve(page, frame)
+    await expect.poll(() => lamports(to)).toBe(250_000_000n)
+  })
+
+  test('behavior: a DUSD send to a fresh address opens its token account, says so in the preview, and lands', async ({ page }) => {
+    const frame = await connectSolana(page)
+    const to = freshAddress()
+    const review = await send(page, frame, { token: /^Doorway USD/, amount: '12.5', to })
+    await expect(review.getByRole('note').filter({ hasText: /rent to open the receiver's token account/ })).toBeVisible()
+    await approve(page, frame)
+    await expect.poll(() => dusdUnits(to)).toBe(12_500_000n)
+  })
+
+  test('error: an EVM address is refused for Solana with the Solana address rule', async ({ page }) => {
+    const frame = await connectSolana(page)
+    await frame.getByRole('navigation', { name: 'Wallet actions' }).getByRole('button', { name: 'Send' }).click()
+    await frame.getByRole('list', { name: 'Tokens you can send' }).getByRole('button', { name: /^Solana/ }).click()
+    await frame.getByLabel(/^Amount/).fill('0.1')
+    await frame.getByRole('button', { name: 'Continue' }).click()
+    await frame.getByLabel('Address or name').fill('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')
+    await frame.getByRole('button', { name: 'Continue' }).click()
+    await expect(frame.getByText('Enter a valid Solana address (32 to 44 base58 characters).')).toBeVisible()
+    await expect(frame.getByRole('dialog', { name: 'Review Send' })).toHaveCount(0)
+  })
+
+  test('error: a new account sent less than the rent-exempt minimum is explained before the wallet asks', async ({ page }) => {
+    const frame = await connectSolana(page)
+    await frame.getByRole('navigation', { name: 'Wallet actions' }).getByRole('button', { name: 'Send' }).click()
+    await frame.getByRole('list', { name: 'Tokens you can send' }).getByRole('button', { name: /^Solana/ }).click()
+    await frame.getByLabel(/^Amount/).fill('0.0001')
+    await frame.getByRole('button', { name: 'Continue' }).click()
+    await frame.getByLabel('Address or name').fill(freshAddress())
+    await frame.getByRole('button', { name: 'Continue' }).click()
+    const review = frame.getByRole('dialog', { name: 'Review Send' })
+    await expect(review.getByRole('alert')).toContainText('rent-exempt minimum')
+    await expect(review.getByRole('button', { name: 'Send', exact: true })).toBeDisabled()
+  })
+})
+
+test.describe('networks at runtime', () => {
+  test('behavior: addNetwork and removeNetwork change the open Networks view; the last network of a namespace cannot go', async ({ page }) => {
+    await ready(page, '?chains=31337')
+    await page.evaluate(() => void (window as unknown as { modal: { open(o: object): unknown } }).modal.open({ view: 'Networks' }))
+    const networks = modalFrame(page).getByRole('list', { name: 'Networks' })
+    await expect(networks.getByRole('button', { name: /Anvil 31337/ })).toBeVisible()
+    await expect(networks.getByRole('button', { name: /Anvil 31338/ })).toHaveCount(0)
+
+    type Modal = { addNetwork(ns: string, n: object): Promise<void>; removeNetwork(ns: string, id: string | number): Promise<void> }
+    await page.evaluate(() =>
+      (window as unknown as { modal: Modal }).modal.addNetwork('eip155', {
+        id: 31338,
+        name: 'Anvil 31338',
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: ['http://127.0.0.1:8546'] } },
+      }),
+    )
+    await expect(networks.getByRole('button', { name: /Anvil 31338/ })).toBeVisible()
+
+    await page.evaluate(() => (window as unknown as { modal: Modal }).modal.removeNetwork('eip155', 31338))
+    await expect(networks.getByRole('button', { name: /Anvil 31338/ })).toHaveCount(0)
+
+    const refused = await page.evaluate(() =>
+      (window as unknown as { modal: Modal }).modal.removeNetwork('eip155', 31337).then(
+        () => 'removed',
+        (error: Error) => error.message,
+      ),
+    )
+    expect(refused).toBe('Cannot remove last network for a namespace')
+    const missing = await page.evaluate(() =>
+      (window as unknown as { modal: Modal }).modal.removeNetwork('eip155', 1).then(
+        () => 'removed',
+        (error: Error) => error.message,
+      ),
+    )
+    expect(missing).toBe('Network with ID 1 not found')
+    await expect(networks.getByRole('button', { name: /Anvil 31337/ })).toBeVisible()
+  })
+})
