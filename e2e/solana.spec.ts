@@ -7,7 +7,8 @@ import type { FrameLocator, Page } from '@playwright/test'
 import * as SolanaKeys from '@doorway/devnet/solana/keys'
 import * as SolanaTokens from '@doorway/devnet/solana/tokens'
 import { urls } from '@doorway/devnet/stack'
-import { connectDevWallet, dapp, expect, expectAccessible, modalFrame, ready, rpc, test, walletPrompt } from './fixtures.js'
+import { approve as approveInSecureSite, loginByEmail, newEmail, secureFrame } from './embedded.js'
+import { connectDevWallet, dapp, expect, expectAccessible, expectClosed, modalFrame, openView, ready, rpc, test, walletPrompt } from './fixtures.js'
 
 const devSolana = SolanaKeys.address(0)
 /** A receiver no test used before: an account of the test mnemonic far from the funded ones. */
@@ -121,6 +122,35 @@ test.describe('a Wallet Standard wallet', () => {
     const review = frame.getByRole('dialog', { name: 'Review Send' })
     await expect(review.getByRole('alert')).toContainText('rent-exempt minimum')
     await expect(review.getByRole('button', { name: 'Send', exact: true })).toBeDisabled()
+  })
+})
+
+test.describe('the email wallet', () => {
+  test('behavior: its seed holds a Solana account; a SOL send is approved in the secure-site, described in words, and lands', async ({ page }) => {
+    await ready(page)
+    // The person picks Solana first; then the email wallet connects there.
+    await openView(page, 'Networks')
+    await modalFrame(page).getByRole('list', { name: 'Networks' }).getByRole('button', { name: /Solana Local/ }).click()
+    await expectClosed(page)
+    await loginByEmail(page, newEmail())
+    const frame = modalFrame(page)
+    const address = await dapp(page, (modal) => (modal.getState() as unknown as { address: string }).address)
+    expect(address).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+    await expect(frame.getByText(`${address.slice(0, 4)}…${address.slice(-4)}`)).toBeVisible()
+    // A faucet gives the new account 2 SOL (the send view reads balances fresh).
+    await rpc(urls.solana, 'requestAirdrop', [address, 2_000_000_000])
+    await expect.poll(() => lamports(address)).toBe(2_000_000_000n)
+
+    const to = freshAddress()
+    await send(page, frame, { token: /^Solana/, amount: '0.5', to })
+    await frame.getByRole('button', { name: 'Send', exact: true }).click()
+    // The secure-site says what is signed, in words, and decides it on its own origin.
+    const approval = secureFrame(page).getByRole('region').or(secureFrame(page).locator('body'))
+    await expect(approval.first()).toContainText('0.5 SOL')
+    await expect(approval.first()).toContainText(to.slice(0, 4))
+    await approveInSecureSite(page)
+    await expect(frame.getByRole('dialog', { name: 'Transaction' })).toContainText('Confirmed')
+    await expect.poll(() => lamports(to)).toBe(500_000_000n)
   })
 })
 

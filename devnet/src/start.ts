@@ -193,8 +193,9 @@ const servers: Server[] = (
           'frame-src': secureOrigin,
           // The api, the WalletConnect relay, and the chains for reads over a WalletConnect session
           // (UniversalProvider's rpcMap: the dapp's network RPC URLs).
-          // Solana sends go to the dapp's Solana RPC (balances and history come from the api).
-          'connect-src': `'self' ${apiOrigin} ${urls.relay} ${chains.map((c) => c.rpcUrl).join(' ')} ${solana.url}`,
+          // Solana sends go to the dapp's Solana RPC and Bitcoin payments are followed on its Esplora API
+          // (balances and history come from the api).
+          'connect-src': `'self' ${apiOrigin} ${urls.relay} ${chains.map((c) => c.rpcUrl).join(' ')} ${solana.url} ${esplora.url}`,
           'img-src': `'self' data: ${apiOrigin}`,
           'frame-ancestors': '*',
         }),

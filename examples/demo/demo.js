@@ -33,6 +33,8 @@ const others = {
     chainNamespace: 'bip122',
     name: 'Bitcoin Regtest',
     nativeCurrency: { name: 'Bitcoin', symbol: 'BTC', decimals: 8 },
+    // The Esplora API the modal follows payments on (the devnet's stand-in).
+    rpcUrls: { default: { http: ['http://127.0.0.1:8794'] } },
     testnet: true,
   },
   polkadot: {

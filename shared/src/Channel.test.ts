@@ -69,9 +69,9 @@ describe.each([
 })
 
 describe('create: calls', () => {
-  test('param: params that fail the schema are refused by the receiver, and the call times out', async () => {
+  test('param: params that fail the schema are refused by the receiver, which answers -32602 at once', async () => {
     const { client, calls, log } = pair()
-    await expect(client.call('greet', { name: 'far too long a name' }, { timeoutMs: 50 })).rejects.toThrow('Request timed out')
+    await expect(client.call('greet', { name: 'far too long a name' }, { timeoutMs: 60_000 })).rejects.toMatchObject({ code: -32602, message: 'Invalid method parameter(s).' })
     expect(log.warn).toHaveBeenCalledWith('ignored call', ['greet'])
     expect(calls).not.toHaveBeenCalled()
   })
@@ -132,7 +132,6 @@ describe('create: hostile messages are ignored and logged, never acted on', () =
     ['an empty path', { id, type: 'APPLY', path: [], argumentList: raw({}) }],
     ['a proxy argument', { id, type: 'APPLY', path: ['greet'], argumentList: [{ type: 'HANDLER', name: 'proxy', value: null }] }],
     ['two arguments', { id, type: 'APPLY', path: ['greet'], argumentList: [...raw({ name: 'x' }), ...raw({ name: 'y' })] }],
-    ['params failing the schema', { id, type: 'APPLY', path: ['greet'], argumentList: raw({ name: 'x', extra: 1 }) }],
     ['a short id', { id: '1234', type: 'APPLY', path: ['greet'], argumentList: raw({ name: 'x' }) }],
     ['a non-object', 'APPLY greet'],
     ['null', null],

@@ -176,8 +176,13 @@ export function create<Local extends Api, Remote extends Api>(options: {
     const data: unknown = event.data
     if (!S.isPlainObject(data)) return log.warn('ignored malformed message', data)
     if (data.type === 'APPLY') {
-      if (!isCall(accepts, data)) return log.warn('ignored call', data.path)
-      return dispatch?.(event)
+      if (isCall(accepts, data)) return dispatch?.(event)
+      log.warn('ignored call', data.path)
+      // A well-formed call of a method we serve whose params its schema refuses: the caller hears so now,
+      // not at its timeout. Anything else malformed stays unanswered.
+      if (isCall({ ...accepts, ...Object.fromEntries(Object.keys(accepts).map((k) => [k, S.unknown])) }, data))
+        port.postMessage({ id: data.id, type: 'RAW', value: { ok: false, error: Errors.serialize(Errors.invalidParams()) } })
+      return
     }
     const entry = typeof data.id === 'string' ? pending.get(data.id) : undefined
     if (!entry) return log.warn('ignored reply', data.id)

@@ -133,6 +133,11 @@ export function timedOut(): DoorwayError {
 }
 
 /** A request naming a wallet uuid the host never announced (docs/architecture.md §4). */
+/** EIP-1474 -32602: a call whose params its receiver's schema refused. */
+export function invalidParams(): ProviderRpcError {
+  return new ProviderRpcError(Texts.invalidParams, { code: -32602 })
+}
+
 export function unknownWallet(): ProviderRpcError {
   return provider(codes.unauthorized, Texts.unknownWallet)
 }

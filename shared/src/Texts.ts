@@ -16,6 +16,7 @@ export const requestTimedOut = 'Request timed out'
 export const frameUnavailable = 'Unable to load the wallet modal'
 export const invalidOption = 'Invalid option `{option}`'
 export const unknownWallet = 'Unknown wallet: it was not announced'
+export const invalidParams = 'Invalid method parameter(s).'
 export const userRejected = 'User rejected the request.'
 export const unauthorized = 'The requested method and/or account has not been authorized by the user.'
 export const unsupportedMethod = 'The requested method is not supported by this Ethereum provider.'
@@ -34,6 +35,7 @@ export const core = {
   frameUnavailable,
   invalidOption,
   unknownWallet,
+  invalidParams,
   userRejected,
   unauthorized,
   unsupportedMethod,

@@ -60,6 +60,7 @@ export const sendText = {
     receiverInvalid: 'Enter a valid address (0x followed by 40 hex digits) or a name.',
     // spec §5 Solana address: 32 to 44 base58 characters.
     receiverInvalidSolana: 'Enter a valid Solana address (32 to 44 base58 characters).',
+    receiverInvalidBitcoin: 'Enter a valid Bitcoin address.',
     receiverChecksum: 'This address has a wrong checksum: check it for a typo.',
   },
 } as const

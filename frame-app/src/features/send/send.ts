@@ -124,6 +124,7 @@ export const estimateFeeAtom = atom(null, async (get, set) => {
   if (!account || !token || !sendTokenAmount || !receiverAddress) return
   set(estimateAtom, { status: 'loading' })
   if (namespaceOf(token.chainId) === 'solana') return set(estimateSolanaAtom)
+  if (namespaceOf(token.chainId) === 'bip122') return set(estimateBitcoinAtom)
   try {
     let abi: Rules.TokenAbi = 'erc20'
     const request = (tokenAbi: Rules.TokenAbi) =>
@@ -170,6 +171,30 @@ const estimateSolanaAtom = atom(null, async (get, set) => {
   }
 })
 
+/**
+ * The Bitcoin fee, estimated: the wallet builds and pays it (WalletConnect sendTransfer), so the preview
+ * shows what the network's 3-block rate costs for a one-input, two-output payment, in sats.
+ */
+const estimateBitcoinAtom = atom(null, async (get, set) => {
+  const { token } = get(formAtom)
+  const rpcUrl = get(activeNetworkAtom)?.rpcUrl
+  if (!token) return
+  try {
+    if (!rpcUrl) throw Errors.chainDisconnected()
+    const response = await fetch(`${rpcUrl.replace(/\/$/, '')}/fee-estimates`, { signal: AbortSignal.timeout(10_000) })
+    const rates = (await response.json()) as Record<string, unknown>
+    const rate = typeof rates['3'] === 'number' ? rates['3'] : 1
+    const sats = BigInt(Math.ceil(rate * bitcoinPaymentVsize))
+    const native = nativeOf(get)
+    set(formAtom, (f) => ({ ...f, gasPrice: 1n, gasPriceInUSD: (Number(sats) / 1e8) * (native?.price ?? 0), networkBalanceInUSD: native?.value }))
+    set(estimateAtom, { status: 'ready', gas: sats, abi: 'erc20' })
+  } catch (error) {
+    set(estimateAtom, { status: 'error', message: reasonOf(error) })
+  }
+})
+/** A P2WPKH payment with one input, the receiver's output and change: about 141 virtual bytes. */
+const bitcoinPaymentVsize = 141
+
 /** The most the person can send of the token: the native token keeps its fee back (spec: Max). */
 export const maxAmountAtom = atom(null, async (get) => {
   const account = get(accountAtom)
@@ -214,8 +239,9 @@ export const sendTokenAtom = atom(null, async (get, set): Promise<Outcome> => {
   const network = get(activeNetworkAtom)
   const account = get(accountAtom)
   const namespace = network && namespaceOf(network.caipNetworkId)
-  if (!network || !account || (namespace !== 'eip155' && namespace !== 'solana')) throw new Errors.DoorwayError(errors.unsupportedChain)
+  if (!network || !account || namespace === 'polkadot') throw new Errors.DoorwayError(errors.unsupportedChain)
   if (namespace === 'solana') return set(sendSolanaAtom)
+  if (namespace === 'bip122') return set(sendBitcoinAtom)
   const state = get(sendAtom)
   // spec §5; and an amount the token cannot carry (too many decimals, above the balance) never reaches the wallet.
   if (!Rules.isComplete(state) || 'error' in Rules.checkAmount(state.sendTokenAmount!, state.token!)) throw new Errors.DoorwayError(errors.invalidSendInput)
@@ -300,6 +326,61 @@ const sendSolanaAtom = atom(null, async (get, set): Promise<Outcome> => {
     set(replaceFromAtom, 'Send', { view: 'Send' })
     return { status: rejected ? 'rejected' : 'failed' }
   }
+})
+
+/**
+ * The Bitcoin path (WalletConnect bip122 sendTransfer): the payment account's wallet picks the coins,
+ * signs and broadcasts; the frame follows the txid on the network's Esplora API until it is mined.
+ */
+const sendBitcoinAtom = atom(null, async (get, set): Promise<Outcome> => {
+  const network = get(activeNetworkAtom)!
+  const account = get(accountAtom)!
+  const state = get(sendAtom)
+  if (!Rules.isComplete(state) || 'error' in Rules.checkAmount(state.sendTokenAmount!, state.token!)) throw new Errors.DoorwayError(errors.invalidSendInput)
+  set(formAtom, (f) => ({ ...f, loading: true }))
+  const chainId = network.caipNetworkId
+  try {
+    const amount = String(Rules.baseUnits(state.sendTokenAmount!, state.token!))
+    const params = { account: account.address, recipientAddress: state.receiverAddress!, amount }
+    const answer = (await account.connector.request({ method: 'sendTransfer', params }, chainId)) as { txid?: unknown } | null
+    const txid = answer?.txid
+    if (typeof txid !== 'string' || !/^[\da-f]{64}$/i.test(txid)) throw new Error('The wallet answered without a transaction id')
+    const { name, symbol, iconUrl } = state.token!
+    set(recordPendingAtom, { hash: txid, chainId, from: account.address, to: state.receiverAddress!, token: { name, symbol, iconUrl }, amount: state.sendTokenAmount! })
+    set(showToastAtom, { variant: 'success', message: errors.transactionStarted })
+    set(notifyAtom, { type: 'result', result: { status: 'sent', hash: txid, chainId } })
+    set(resetSendAtom)
+    set(replaceFromAtom, 'Send', { view: 'SendResult', hash: txid, chainId })
+    void set(trackBitcoinAtom, txid, network.rpcUrl)
+    return { status: 'sent', hash: txid }
+  } catch (error) {
+    set(formAtom, (f) => ({ ...f, loading: false }))
+    const rejected = (error as { code?: unknown } | null)?.code === Errors.codes.userRejected
+    set(showToastAtom, rejected ? { variant: 'info', message: sendText.rejected } : { variant: 'error', message: core.somethingWentWrong, detail: reasonOf(error) })
+    set(resetSendAtom)
+    set(replaceFromAtom, 'Send', { view: 'Send' })
+    return { status: rejected ? 'rejected' : 'failed' }
+  }
+})
+
+/** Follows a Bitcoin payment on Esplora (GET /tx/:id/status) until mined, then reads balances again. */
+const trackBitcoinAtom = atom(null, async (_get, set, txid: string, esploraUrl: string | undefined) => {
+  set(transactionsAtom, (t) => ({ ...t, [txid]: 'pending' }))
+  const deadline = Date.now() + Constants.receiptWaitMs
+  const poll = async () => {
+    const status = esploraUrl
+      ? await fetch(`${esploraUrl.replace(/\/$/, '')}/tx/${txid}/status`, { signal: AbortSignal.timeout(10_000) })
+          .then((r) => (r.ok ? (r.json() as Promise<{ confirmed?: unknown }>) : null))
+          .catch(() => null)
+      : null
+    if (status?.confirmed === true) {
+      set(transactionsAtom, (t) => ({ ...t, [txid]: 'confirmed' }))
+      set(balanceRefreshAtom, (n) => n + 1)
+      return set(loadTokensAtom, { force: true })
+    }
+    setTimeout(() => void poll(), Date.now() < deadline ? receiptPollMs : Constants.pendingTransactionPollMs)
+  }
+  await poll()
 })
 
 export type TransactionStatus = 'pending' | 'confirmed' | 'failed'

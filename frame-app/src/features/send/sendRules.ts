@@ -88,7 +88,7 @@ export type Receiver =
   | { kind: 'empty' }
   | { kind: 'address'; address: string }
   | { kind: 'name'; name: string }
-  | { kind: 'invalid'; error: 'receiverInvalid' | 'receiverChecksum' | 'receiverInvalidSolana' }
+  | { kind: 'invalid'; error: 'receiverInvalid' | 'receiverChecksum' | 'receiverInvalidSolana' | 'receiverInvalidBitcoin' }
 
 /**
  * A typed receiver: an EVM address (spec §5: 40 hex digits, optional 0x), shown with its EIP-55
@@ -100,6 +100,7 @@ export function parseReceiver(text: string, namespace: Caip.Namespace = 'eip155'
   if (!value) return { kind: 'empty' }
   // spec §5: a Solana address is 32 to 44 base58 characters; names resolve to EVM addresses only.
   if (namespace === 'solana') return Address.isSolanaAddress(value) ? { kind: 'address', address: value } : { kind: 'invalid', error: 'receiverInvalidSolana' }
+  if (namespace === 'bip122') return bitcoinAddress.test(value) ? { kind: 'address', address: value } : { kind: 'invalid', error: 'receiverInvalidBitcoin' }
   if (Address.isEvmAddress(value)) {
     const hex = value.replace(/^0x/, '')
     const address = getAddress(`0x${hex.toLowerCase()}`)
@@ -112,6 +113,9 @@ export function parseReceiver(text: string, namespace: Caip.Namespace = 'eip155'
   if (Name.isNameReference(name)) return { kind: 'name', name: name.toLowerCase() }
   return { kind: 'invalid', error: 'receiverInvalid' }
 }
+
+/** A Bitcoin address: bech32 (bc1, tb1, bcrt1) or base58 (P2PKH, P2SH, testnet); the wallet checks the rest. */
+const bitcoinAddress = /^((bc1|tb1|bcrt1)[02-9ac-hj-np-z]{8,87}|[123mn][1-9A-HJ-NP-Za-km-z]{25,34})$/
 
 /** ENSIP-11 coin type of an EVM chain; 60 (SLIP-44 ether) is the address on every EVM chain. */
 const evmCoinType = (chainId: number) => String((0x80000000 | chainId) >>> 0)
