@@ -154,6 +154,26 @@ test.describe('the email wallet', () => {
   })
 })
 
+test.describe('sign-in', () => {
+  test('behavior: a Solana wallet signs in with Sign In With Solana and the example server verifies it', async ({ page }) => {
+    await page.goto('/wagmi/?network=solana')
+    const app = page.getByRole('main')
+    await expect(app.getByLabel('sign-in status')).toHaveText('Not signed in')
+    await app.getByRole('button', { name: 'Open the modal' }).click()
+    const frame = modalFrame(page)
+    await frame.getByRole('button', { name: /Doorway Dev Wallet/ }).click()
+    await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
+    const signView = frame.getByRole('dialog', { name: 'Sign In' })
+    await expect(signView).toBeVisible()
+    await signView.getByRole('button', { name: 'Sign in' }).click()
+    await expect(walletPrompt(page)).toContainText('localhost:5173 wants you to sign in with your Solana account')
+    await expect(walletPrompt(page)).toContainText(devSolana)
+    await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
+    await expectClosed(page)
+    await expect(app.getByLabel('sign-in status')).toHaveText(`Signed in as ${devSolana} on solana:CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3 (verified by the server)`)
+  })
+})
+
 test.describe('networks at runtime', () => {
   test('behavior: addNetwork and removeNetwork change the open Networks view; the last network of a namespace cannot go', async ({ page }) => {
     await ready(page, '?chains=31337')

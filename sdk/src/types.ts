@@ -214,7 +214,7 @@ export type SiwxSession = { data: SiwxData; message: string; signature: string }
 export type Siwx = {
   /** The CAIP-122 message for the account that just connected, with a fresh nonce from your server. */
   createMessage(input: SiwxInput): Promise<SiwxMessage>
-  /** Optional: sign the text yourself; otherwise the connected wallet signs it (personal_sign). */
+  /** Optional: sign the text yourself; otherwise the connected wallet signs it (personal_sign; a Solana account's signMessage, base58). */
   signMessage?(args: { message: string; chainId: Caip.ChainId; accountAddress: string }): Promise<string>
   /** Verify and keep a session; throwing refuses the sign-in. */
   addSession(session: SiwxSession): Promise<void>

@@ -24,8 +24,25 @@ const anvil = (id: number, port: number) =>
   })
 const chains = [anvil(31337, 8545), anvil(31338, 8546)] as const
 
+// The local Solana chain too (issue 23): a Solana wallet signs in with Sign In With Solana, which the
+// same server verifies. `?network=solana` makes it the network the modal starts on.
+const solanaLocal = {
+  id: 'CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3',
+  chainNamespace: 'solana',
+  name: 'Solana Local',
+  nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
+  rpcUrls: { default: { http: ['http://127.0.0.1:8899'] } },
+  testnet: true,
+} as const
+const startOnSolana = new URLSearchParams(location.search).get('network') === 'solana'
+
 // Sign-in on connect (CAIP-122): the modal asks for a signature once the wallet connects (signIn.ts).
-const modal = Doorway.createModal({ projectId: 'doorway-wagmi-example', networks: chains, siwx })
+const modal = Doorway.createModal({
+  projectId: 'doorway-wagmi-example',
+  networks: [...chains, solanaLocal],
+  ...(startOnSolana && { defaultNetwork: solanaLocal }),
+  siwx,
+})
 
 const config = createConfig({
   chains,

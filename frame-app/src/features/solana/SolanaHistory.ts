@@ -1,5 +1,5 @@
 /**
- * A Solana account's history, read from its node (the api indexes only EVM chains): the signatures that
+ * A Solana account's history, read from its node (the api reads Solana history too (api/src/chains/SolanaHistory.ts); this reader is kept for the frame's own checks): the signatures that
  * touched it (`getSignaturesForAddress`, newest first), then each transaction (`getTransaction`,
  * jsonParsed). Each becomes an entry of the Activity tab's own shape (spec §3 Transaction, as
  * features/activity lists it), seen from the account: its SOL change and its token changes, each a
