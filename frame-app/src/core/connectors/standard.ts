@@ -24,7 +24,10 @@ export const clusterOf = (chainId: Caip.ChainId) => clusters[chainId.split(':')[
 
 const connected = S.object({ accounts: S.array(Protocol.standardAccount, 16) })
 const signedTransaction = S.object({ signedTransaction: Protocol.bytes(1232 + 64 * 16) })
-const signedMessage = S.object({ signedMessage: Protocol.bytes(65_536), signature: Protocol.bytes(64) })
+// Wallet Standard's SolanaSignMessageOutput: `signatureType` is optional and, when given, ed25519.
+/** An ed25519 signature is exactly 64 bytes. */
+const signature: S.Schema<Uint8Array> = (x): x is Uint8Array => x instanceof Uint8Array && x.length === 64
+const signedMessage = S.object({ signedMessage: Protocol.bytes(65_536), signature, signatureType: S.optional(S.literal('ed25519')) })
 
 export function fromWallet(wallet: Protocol.StandardWallet, host: Host): Connector {
   const call = async <T>(feature: Protocol.StandardFeature, input: Record<string, unknown>, check: S.Schema<T>): Promise<T> => {
