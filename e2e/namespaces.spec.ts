@@ -8,8 +8,8 @@ import type { FrameLocator, Page } from '@playwright/test'
 import * as BitcoinKeys from '@doorway/devnet/bitcoin/keys'
 import { chains, polkadotChainId, urls } from '@doorway/devnet/stack'
 import * as TestWallet from '@doorway/devnet/testWallet'
-import { expect, expectAccessible, modalFrame, ready, test } from './fixtures.js'
-import { pairByQr } from './walletConnect.js'
+import { expect, expectAccessible, expectClosed, modalFrame, ready, test } from './fixtures.js'
+import { pairByQr, scanQr } from './walletConnect.js'
 
 /** The devnet Solana chain's CAIP-2 id: its genesis hash is the same on every start. */
 const solanaChainId = 'solana:CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3' as const
@@ -110,4 +110,23 @@ test('error: a Solana address is refused for a Bitcoin payment', async ({ page }
   await frame.getByLabel('Address or name').fill(accountOf('solana'))
   await frame.getByRole('button', { name: 'Continue' }).click()
   await expect(frame.getByText('Enter a valid Bitcoin address.')).toBeVisible()
+})
+
+test('behavior: a Polkadot account signs in over WalletConnect (polkadot_signMessage) and the example server verifies the sr25519 signature', async ({ page }) => {
+  await page.goto('/wagmi/?network=polkadot')
+  const app = page.getByRole('main')
+  await expect(app.getByLabel('sign-in status')).toHaveText('Not signed in')
+  await app.getByRole('button', { name: 'Open the modal' }).click()
+  const frame = modalFrame(page)
+  // Only WalletConnect holds Polkadot accounts here: the dev wallet and the email wallet are not offered.
+  await expect(frame.getByRole('button', { name: /Doorway Dev Wallet/ })).toHaveCount(0)
+  await expect(frame.getByRole('button', { name: 'Continue with email' })).toHaveCount(0)
+  await frame.getByRole('button', { name: /^WalletConnect/ }).click()
+  expect(await wallet.pair(await scanQr(frame))).toBeDefined()
+  const signView = frame.getByRole('dialog', { name: 'Sign In' })
+  await expect(signView).toContainText(`Signing in as ${accountOf('polkadot').slice(0, 4)}`)
+  await signView.getByRole('button', { name: 'Sign in' }).click()
+  await expectClosed(page)
+  await expect(app.getByLabel('sign-in status')).toHaveText(`Signed in as ${accountOf('polkadot')} on ${polkadotChainId} (verified by the server)`)
+  expect(wallet.requests().filter((r) => r.method === 'polkadot_signMessage').map((r) => [r.chainId, r.error])).toEqual([[polkadotChainId, undefined]])
 })

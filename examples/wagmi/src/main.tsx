@@ -34,13 +34,21 @@ const solanaLocal = {
   rpcUrls: { default: { http: ['http://127.0.0.1:8899'] } },
   testnet: true,
 } as const
-const startOnSolana = new URLSearchParams(location.search).get('network') === 'solana'
+// Polkadot (ids and WalletConnect signing only: no chain runs locally); `?network=polkadot` starts there.
+const polkadot = {
+  id: '91b171bb158e2d3848fa23a9f1c25182',
+  chainNamespace: 'polkadot',
+  name: 'Polkadot',
+  nativeCurrency: { name: 'Polkadot', symbol: 'DOT', decimals: 10 },
+} as const
+const startOn = new URLSearchParams(location.search).get('network')
 
 // Sign-in on connect (CAIP-122): the modal asks for a signature once the wallet connects (signIn.ts).
 const modal = Doorway.createModal({
   projectId: 'doorway-wagmi-example',
-  networks: [...chains, solanaLocal],
-  ...(startOnSolana && { defaultNetwork: solanaLocal }),
+  networks: [...chains, solanaLocal, polkadot],
+  ...(startOn === 'solana' && { defaultNetwork: solanaLocal }),
+  ...(startOn === 'polkadot' && { defaultNetwork: polkadot }),
   siwx,
 })
 

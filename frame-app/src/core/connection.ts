@@ -11,12 +11,12 @@ import type * as Protocol from '@doorway/shared/Protocol'
 import { atom } from 'jotai'
 import { type Connector, embeddedId, walletConnectId } from './connectors/Connector.js'
 import * as Injected from './connectors/injected.js'
-import * as Standard from './connectors/standard.js'
+import { merge } from './connectors/merge.js'
 import { configAtom } from './config.js'
 import { publishAtom } from './events.js'
 import { hostAtom, notifyAtom } from './host.js'
 import * as Storage from './storage.js'
-import { installedWalletsAtom, recentWalletsAtom, standardWalletsAtom } from './wallets.js'
+import { installedWalletsAtom, recentWalletsAtom, standardConnectorsAtom } from './wallets.js'
 
 export type Status = 'connecting' | 'connected' | 'disconnected'
 /** spec §4: connection status per namespace. */
@@ -69,7 +69,7 @@ export const connectorsAtom = atom((get) => {
   const { host } = get(hostAtom)
   if (!host) return []
   const evm = get(installedWalletsAtom).map((wallet) => Injected.fromWallet(wallet, host))
-  return Standard.merge(evm, get(standardWalletsAtom).map((wallet) => Standard.fromWallet(wallet, host)))
+  return merge(evm, get(standardConnectorsAtom))
 })
 
 /** The host page's wallets that connect in the namespace in use: a wallet that lacks it is not offered. */

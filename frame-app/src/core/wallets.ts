@@ -2,11 +2,15 @@
 import * as Constants from '@doorway/shared/Constants'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { atom } from 'jotai'
+import type { Connector } from './connectors/Connector.js'
 import * as Storage from './storage.js'
 
 export const hostWalletsAtom = atom<readonly Protocol.WalletInfo[]>([])
-/** The host page's Wallet Standard (Solana) wallets, once the SDK's chunk for them has loaded. */
-export const standardWalletsAtom = atom<readonly Protocol.StandardWallet[]>([])
+/**
+ * Connectors for the host page's Wallet Standard (Solana) wallets, once the SDK's chunk for them has
+ * reported some (host/connect.ts builds them with the lazy connectors/standard.ts).
+ */
+export const standardConnectorsAtom = atom<readonly Connector[]>([])
 
 const recentKey = 'recentWallets'
 const recentBaseAtom = atom<readonly string[]>(Storage.read(recentKey, isStringList) ?? [])

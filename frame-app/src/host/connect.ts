@@ -16,8 +16,7 @@ import { embeddedId, walletConnectId } from '../core/connectors/Connector.js'
 import { restoreAtom, restoreStandardAtom, standardEventAtom, statusAtom, storedConnectorId, walletEventAtom } from '../core/connection.js'
 import { hostAtom } from '../core/host.js'
 import { closeModalAtom, homeAtom, openModalAtom } from '../core/modal.js'
-import { editNetworksAtom } from '../core/networkEdits.js'
-import { hostWalletsAtom, standardWalletsAtom } from '../core/wallets.js'
+import { hostWalletsAtom, standardConnectorsAtom } from '../core/wallets.js'
 import { restoreEmbeddedAtom } from '../features/embedded/embedded.js'
 import { secureStatusAtom } from '../features/embedded/secure.js'
 import { restoreWalletConnectAtom } from '../features/walletConnect/walletConnect.js'
@@ -76,8 +75,11 @@ function handlers(store: Store): Channel.Handlers<Protocol.FrameApi> {
       store.set(walletEventAtom, event)
       return null
     },
-    standardWallets({ wallets }) {
-      store.set(standardWalletsAtom, wallets)
+    async standardWallets({ wallets }) {
+      // The Solana wallets' connectors are a chunk of their own: an EVM-only dapp never loads them.
+      const Standard = await import('../core/connectors/standard.js')
+      const { host } = store.get(hostAtom)
+      if (host) store.set(standardConnectorsAtom, wallets.map((wallet) => Standard.fromWallet(wallet, host)))
       void store.set(restoreStandardAtom)
       return null
     },
@@ -85,7 +87,8 @@ function handlers(store: Store): Channel.Handlers<Protocol.FrameApi> {
       store.set(standardEventAtom, event)
       return null
     },
-    editNetworks(edit) {
+    async editNetworks(edit) {
+      const { editNetworksAtom } = await import('../core/networkEdits.js')
       store.set(editNetworksAtom, edit)
       return state()
     },

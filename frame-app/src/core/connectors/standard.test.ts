@@ -2,6 +2,7 @@ import type * as Protocol from '@doorway/shared/Protocol'
 import { describe, expect, test, vi } from 'vitest'
 import type { Host } from '../host.js'
 import type { Connector } from './Connector.js'
+import { merge } from './merge.js'
 import * as Standard from './standard.js'
 
 const address = 'oeYf6KAJkLYhBuR8CiGc6L4D4Xtfepr85fuDgA9kq96'
@@ -81,7 +82,7 @@ describe('merge', () => {
     const { host } = hostAnswering(() => ({}))
     const evm: Connector = { id: 'dev.doorway.wallet', name: 'Doorway Dev Wallet', type: 'ANNOUNCED', namespaces: ['eip155'], request: async () => null }
     const other = Standard.fromWallet({ ...wallet, id: 'b'.repeat(32), name: 'Other' }, host)
-    const merged = Standard.merge([evm], [Standard.fromWallet(wallet, host), other])
+    const merged = merge([evm], [Standard.fromWallet(wallet, host), other])
     expect(merged.map((c) => [c.id, c.namespaces])).toEqual([
       ['dev.doorway.wallet', ['eip155', 'solana']],
       ['standard:Other', ['solana']],

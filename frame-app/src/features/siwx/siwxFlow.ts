@@ -216,7 +216,16 @@ async function sign(get: Getter, account: Account, message: string): Promise<str
   // Sign In With Solana: the wallet signs the message's UTF-8 bytes (ed25519); the signature goes base58, as Solana writes them.
   const solana = account.connector.solana
   if (account.chainId.startsWith('solana:') && solana) return base58.encode(await solana.signMessage(new TextEncoder().encode(message), account))
+  // Polkadot over WalletConnect: the wallet signs the text as polkadot.js signRaw does and answers hex.
+  if (account.chainId.startsWith('polkadot:')) return polkadotSign(account, message)
   return personalSign(account, message)
+}
+
+async function polkadotSign(account: Account, message: string): Promise<string> {
+  const answer = await account.connector.request({ method: 'polkadot_signMessage', params: { address: account.address, message } }, account.chainId)
+  const signature = (answer as { signature?: unknown } | null)?.signature
+  if (typeof signature !== 'string' || !/^0x[0-9a-fA-F]{128,130}$/.test(signature)) throw new Error('The wallet answered without a signature')
+  return signature
 }
 
 /** spec §4: cancelling disconnects when sign-in is required, otherwise closes (connected, without a session). */
