@@ -8,13 +8,9 @@
  */
 import * as Errors from '@doorway/shared/Errors'
 import type * as Protocol from '@doorway/shared/Protocol'
-import { base58, base64 } from '@scure/base'
 import type { Hex, TypedDataDefinition } from 'viem'
 import * as Approval from '../approval/Approval.js'
 import * as Describe from '../approval/describe.js'
-import * as DescribeSolana from '../approval/describeSolana.js'
-import * as Solana from './Solana.js'
-import * as SolanaTransaction from './SolanaTransaction.js'
 import * as Wallet from './Wallet.js'
 
 export type Options = {
@@ -30,7 +26,8 @@ export type Options = {
 
 export async function sign(options: Options): Promise<string> {
   const { method } = options
-  if (DescribeSolana.isMethod(method)) return signSolana({ ...options, method })
+  // Solana's parsing and describing are a chunk of their own: the secure-site's first load goes without them.
+  if (method === 'solana_signTransaction' || method === 'solana_signMessage') return (await import('./SignSolana.js')).sign({ ...options, method })
   return signEvm({ ...options, method })
 }
 
@@ -55,36 +52,8 @@ async function signEvm(options: Options & { method: Describe.Method }): Promise<
   throw Errors.userRejected()
 }
 
-/**
- * A Solana request: the key is this wallet's SLIP-0010 key; a transaction it should not sign (another
- * fee payer, another signer) is refused before the person is asked (describeSolana.ts).
- */
-async function signSolana(options: Options & { method: DescribeSolana.Method }): Promise<string> {
-  const { wallet, method, params, chainId, signal, network } = options
-  const key = await Wallet.solana(wallet, signal)
-  let description: DescribeSolana.Description
-  try {
-    const fiat = network?.price !== undefined && network.currency ? { price: network.price, currency: network.currency } : undefined
-    description = DescribeSolana.describe({ method, params, chainId, from: key.address, ...(network && { chainName: network.name }), ...(fiat && { fiat }) })
-  } catch (error) {
-    throw new Errors.ProviderRpcError(error instanceof Error ? error.message : String(error), { code: -32602 })
-  }
-  await approve(options, description)
-  // What is signed is exactly the bytes described: the message, or the parsed transaction's message bytes.
-  const signed = (bytes: Uint8Array) => {
-    try {
-      return Solana.sign(key, bytes)
-    } catch {
-      throw Errors.unauthorized() // locked or signed out while the person decided
-    }
-  }
-  if (description.message) return base58.encode(signed(description.message))
-  if (description.transaction) return base64.encode(SolanaTransaction.withSignature(description.transaction, signed(description.transaction.messageBytes)))
-  throw Errors.userRejected()
-}
-
 /** Asks the person; resolves only on pending → approved with the request still live. */
-async function approve(options: Options, description: Approval.ask.Options['description']): Promise<void> {
+export async function approve(options: Options, description: Approval.ask.Options['description']): Promise<void> {
   let decision: 'approved' | 'rejected'
   try {
     decision = await Approval.ask(options.root, { description, host: options.host, signal: options.signal })
