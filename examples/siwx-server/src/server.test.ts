@@ -1,6 +1,10 @@
 import { createPrivateKey, sign } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Keyring } from '@polkadot/keyring'
+import type { KeyringPair } from '@polkadot/keyring/types'
+import { stringToU8a, u8aToHex, u8aWrapBytes } from '@polkadot/util'
+import { cryptoWaitReady } from '@polkadot/util-crypto'
 import { Keypair } from '@solana/web3.js'
 import { type Hex, serializeErc6492Signature } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
@@ -217,10 +221,10 @@ describe('createSiwxServer', () => {
   })
 
   test('error: a namespace the server does not sign in', async () => {
-    const data = { ...dataFor(await s.nonce()), accountAddress: '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty', chainId: 'polkadot:91b171bb158e2d3848fa23a9f1c25182' as const }
+    const data = { ...dataFor(await s.nonce()), accountAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', chainId: 'bip122:000000000019d6689c085ae165831e93' as const }
     expect(await signIn({ data, message: 'x', signature: '0x00' })).toMatchObject({
       status: 400,
-      body: { error: 'This server signs in eip155 and solana accounts only, not polkadot ones' },
+      body: { error: 'This server signs in eip155, solana and polkadot accounts only, not bip122 ones' },
     })
   })
 
@@ -292,6 +296,112 @@ describe('createSiwxServer', () => {
       const { signature } = signedSolana(JSON.parse(JSON.stringify(message)) as SiwxData, keypair)
       await siwx.addSession({ data: JSON.parse(JSON.stringify(message)) as SiwxData, message: String(message), signature })
       expect(await siwx.getSessions(devnet, address)).toMatchObject([{ data: { accountAddress: address, nonce: message.nonce }, signature }])
+      await local.close()
+    })
+  })
+
+  describe('Polkadot sign-in', () => {
+    const polkadot = 'polkadot:91b171bb158e2d3848fa23a9f1c25182' as const
+    let alice: KeyringPair
+    let aliceEd25519: KeyringPair
+    let bob: KeyringPair
+    beforeAll(async () => {
+      await cryptoWaitReady()
+      alice = new Keyring({ type: 'sr25519' }).addFromUri('//Alice')
+      aliceEd25519 = new Keyring({ type: 'ed25519' }).addFromUri('//Alice')
+      bob = new Keyring({ type: 'sr25519' }).addFromUri('//Bob')
+    })
+    const polkadotData = (nonce: string, fields: Partial<SiwxData> = {}): SiwxData => ({ ...dataFor(nonce), accountAddress: alice.address, chainId: polkadot, ...fields })
+    // What polkadot.js signRaw and WalletConnect's polkadot_signMessage do: sign <Bytes>message</Bytes>, answer hex.
+    const signPolkadot = (message: string, signer: KeyringPair, wrap = true) => {
+      const text = stringToU8a(message)
+      return u8aToHex(signer.sign(wrap ? u8aWrapBytes(text) : text))
+    }
+    const signedPolkadot = (data: SiwxData, signer: KeyringPair = alice, wrap = true): SiwxSession => {
+      const message = formatMessage(data)
+      return { data, message, signature: signPolkadot(message, signer, wrap) }
+    }
+
+    test('behavior: //Alice’s sr25519 signature of the <Bytes>-wrapped message signs in: the session, its cookie, read back', async () => {
+      const local = await setup()
+      const session = signedPolkadot(polkadotData(await local.nonce()))
+      expect(session.message.split('\n').slice(0, 2)).toEqual([`${domain} wants you to sign in with your Polkadot account:`, alice.address])
+      expect(session.message).toContain('\nChain ID: 91b171bb158e2d3848fa23a9f1c25182\n')
+      const answer = await signIn(session, local)
+      expect(answer).toMatchObject({ status: 200, body: session, cookie: expect.stringMatching(/^siwx=[0-9a-f]{32}; /) })
+      expect(await local.call('GET', '/siwx/api/session')).toMatchObject({ status: 200, body: session })
+      await local.close()
+    })
+
+    test.each([
+      ['sr25519 over the bare text (a bare key’s pair.sign)', () => alice, false],
+      ['ed25519 over the wrapped text', () => aliceEd25519, true],
+    ])('behavior: %s signs in too', async (_, signer, wrap) => {
+      const session = signedPolkadot(polkadotData(await s.nonce(), { accountAddress: signer().address }), signer(), wrap)
+      expect(await signIn(session)).toMatchObject({ status: 200, body: { data: { accountAddress: signer().address } } })
+    })
+
+    test('error: another key’s signature is a 401', async () => {
+      const session = signedPolkadot(polkadotData(await s.nonce()), bob)
+      expect(await signIn(session)).toEqual({ status: 401, body: { error: `The signature is not ${alice.address}'s` }, cookie: null })
+    })
+
+    test('error: a signature of another text (the same fields, another nonce) is a 401', async () => {
+      const session = signedPolkadot(polkadotData(await s.nonce()))
+      const other = polkadotData(await s.nonce())
+      expect(await signIn({ data: other, message: formatMessage(other), signature: session.signature })).toMatchObject({ status: 401, body: { error: `The signature is not ${alice.address}'s` } })
+    })
+
+    test.each([
+      ['base58', () => toBase58(Buffer.from(signPolkadot('x', alice).slice(2), 'hex'))],
+      ['hex of 63 bytes', () => signPolkadot('x', alice).slice(0, -2)],
+      ['hex without 0x', () => signPolkadot('x', alice).slice(2)],
+    ])('error: a signature in %s is a 401', async (_, signature) => {
+      const session = signedPolkadot(polkadotData(await s.nonce()))
+      expect(await signIn({ ...session, signature: signature() })).toMatchObject({
+        status: 401,
+        body: { error: 'The signature is not a hex sr25519, ed25519 or ecdsa signature (64 to 66 bytes)' },
+      })
+    })
+
+    test('error: an address whose SS58 checksum fails is a 400, and leaves the nonce for the real sign-in', async () => {
+      const nonce = await s.nonce()
+      const bad = `${alice.address.slice(0, -1)}${alice.address.endsWith('Z') ? 'Y' : 'Z'}`
+      const session = signedPolkadot(polkadotData(nonce, { accountAddress: bad }))
+      expect(await signIn(session)).toEqual({ status: 400, body: { error: `The address ${bad} is not a Polkadot address (its SS58 checksum fails)` }, cookie: null })
+      expect((await signIn(signedPolkadot(polkadotData(nonce)))).status).toBe(200)
+    })
+
+    test('error: an EVM address in a Polkadot message is a 400', async () => {
+      const data = polkadotData(await s.nonce())
+      const message = formatMessage(data).replace(data.accountAddress, owner.address)
+      expect(await signIn({ data: { ...data, accountAddress: owner.address }, message, signature: '0x00' })).toMatchObject({
+        status: 400,
+        body: { error: `Not a Polkadot sign-in message: the address ${owner.address} is not a Polkadot address (SS58)` },
+      })
+    })
+
+    test('error: a message of another chain than the session claims is a 400', async () => {
+      const session = signedPolkadot(polkadotData(await s.nonce(), { chainId: 'polkadot:e143f23803ac50e8f6f8e62695d1ce9e' }))
+      expect(await signIn({ ...session, data: { ...session.data, chainId: polkadot } })).toMatchObject({
+        status: 400,
+        body: { error: `Not a Polkadot sign-in message: the Chain ID e143f23803ac50e8f6f8e62695d1ce9e is not ${polkadot}'s` },
+      })
+    })
+
+    test('behavior: @doorway/sdk/siwx with serverSessions signs a Polkadot account in (no verifier on the page)', async () => {
+      const local = await setup()
+      const siwx = createDefaultSiwx({
+        domain,
+        uri: 'http://localhost:5173/wagmi/',
+        getNonce: async () => ((await (await local.fetch('/siwx/api/nonce')).json()) as { nonce: string }).nonce,
+        storage: serverSessions('/siwx/api', { fetch: local.fetch }),
+        now: () => local.clock.now,
+      })
+      const message = await siwx.createMessage({ accountAddress: alice.address, chainId: polkadot })
+      const signature = signPolkadot(String(message), alice)
+      await siwx.addSession({ data: JSON.parse(JSON.stringify(message)) as SiwxData, message: String(message), signature })
+      expect(await siwx.getSessions(polkadot, alice.address)).toMatchObject([{ data: { accountAddress: alice.address, nonce: message.nonce }, signature }])
       await local.close()
     })
   })

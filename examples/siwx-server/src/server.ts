@@ -1,6 +1,7 @@
 /**
  * A dapp's sign-in server (issue 13): it hands out nonces, verifies signed sign-in messages (EIP-4361 for
- * eip155 accounts, Sign In With Solana for solana ones, whose signature is base58 ed25519) and keeps
+ * eip155 accounts, Sign In With Solana for solana ones, whose signature is base58 ed25519, CAIP-122 text
+ * for polkadot ones, whose signature is hex sr25519, ed25519 or ecdsa: ./polkadot.ts) and keeps
  * the signed-in session behind an HttpOnly cookie. `@doorway/sdk/siwx`'s `serverSessions('/siwx/api')`
  * talks to it. Sessions and nonces live in memory: a restart signs everybody out.
  *
@@ -19,6 +20,7 @@ import * as HttpServer from '@doorway/devnet/httpServer'
 // `source` export condition (tsx --conditions=source, vitest.config.ts): npm start imports it before any build.
 import { eip155Verifier, parseMessage, SiwxError, solanaVerifier, verifySession } from '@doorway/sdk/siwx'
 import type { SiwxData, SiwxSession } from '@doorway/sdk'
+import * as Polkadot from './polkadot.js'
 
 export const prefix = '/siwx/api/'
 const nonceTtlMs = 10 * 60_000
@@ -48,8 +50,8 @@ function sessionCookie(name: string, secure: boolean, value: string, maxAgeMs: n
 
 export function createSiwxServer(options: createSiwxServer.Options): Handler {
   const { domain, rpcUrls, now = Date.now, secureCookies = false } = options
-  // a Solana account is its ed25519 key: its signatures need no chain, so no RPC URL either
-  const verifiers = [eip155Verifier({ rpcUrls, now }), solanaVerifier({ now })]
+  // Solana and Polkadot accounts are their keys: their signatures need no chain, so no RPC URL either
+  const verifiers = [eip155Verifier({ rpcUrls, now }), solanaVerifier({ now }), Polkadot.verifier({ now })]
   // `__Host-` makes the browser refuse the cookie unless it is Secure, host-only and Path=/.
   const cookieName = secureCookies ? '__Host-siwx' : 'siwx'
   const nonces = new Map<string, number>()
@@ -143,7 +145,7 @@ export declare namespace createSiwxServer {
   type Options = {
     /** The host (and port) the sign-in is for, as the message's first line names it: 'localhost:5173'. */
     domain: string
-    /** The eip155 chains people may sign in on, with the RPC URL their signatures are verified through. Solana needs none. */
+    /** The eip155 chains people may sign in on, with the RPC URL their signatures are verified through. Solana and Polkadot need none. */
     rpcUrls: Partial<Record<ChainId, string>>
     /** The clock (ms), for tests. */
     now?: () => number
@@ -174,13 +176,13 @@ function toSession(body: HttpServer.Body): SiwxSession {
   return { data: data as SiwxData, message, signature }
 }
 
-const namespaces = ['eip155', 'solana']
+const namespaces = ['eip155', 'solana', 'polkadot']
 
 // The message's own claims, before its nonce is spent on it.
 function checkMessage(session: SiwxSession, domain: string, rpcUrls: createSiwxServer.Options['rpcUrls']): SiwxData {
   const chainId = session.data.chainId
   const namespace = String(chainId).split(':')[0] ?? ''
-  if (!namespaces.includes(namespace)) throw new HttpServer.HttpError(400, `This server signs in eip155 and solana accounts only, not ${namespace} ones`)
+  if (!namespaces.includes(namespace)) throw new HttpServer.HttpError(400, `This server signs in eip155, solana and polkadot accounts only, not ${namespace} ones`)
   let data: SiwxData
   try {
     // the text must name the chain the session claims (a SIWS message of a local cluster names no other)
@@ -190,6 +192,9 @@ function checkMessage(session: SiwxSession, domain: string, rpcUrls: createSiwxS
   }
   if (data.domain !== domain) throw new HttpServer.HttpError(403, `The message signs in to ${data.domain}, not ${domain}`)
   if (namespace === 'eip155' && !rpcUrls[data.chainId]) throw new HttpServer.HttpError(400, `This server does not sign in on ${data.chainId}`)
+  // the message module checks SS58's looks only (the SDK has no blake2b for its checksum)
+  if (namespace === 'polkadot' && !Polkadot.isPolkadotAddress(data.accountAddress))
+    throw new HttpServer.HttpError(400, `The address ${data.accountAddress} is not a Polkadot address (its SS58 checksum fails)`)
   return data
 }
 

@@ -1,6 +1,7 @@
 /**
  * `@doorway/sdk/siwx`: a ready-made `siwx` for `createModal()` (issue 13, CAIP-122 sign-in: EIP-4361 for
- * eip155 accounts, Sign In With Solana for solana ones). A module of its own, apart from the script
+ * eip155 accounts, Sign In With Solana for solana ones, CAIP-122's text for polkadot ones, which only the
+ * dapp's server verifies: use `serverSessions`). A module of its own, apart from the script
  * build: a dapp that signs nobody in loads none of it.
  *
  * ```ts
@@ -18,7 +19,8 @@ import { timeProblem, type Verifier, verifySession } from './verifiers.js'
 export { SiwxError } from './errors.js'
 export { formatMessage, parseMessage, registerNamespace } from './message.js'
 export { localSessions, type SessionStorage, serverSessions, type WebStorage } from './storage.js'
-export { eip155Verifier, solanaVerifier, type Verifier, verifySession } from './verifiers.js'
+// timeProblem: for a Verifier of another namespace written outside the SDK (examples/siwx-server's polkadot one)
+export { eip155Verifier, solanaVerifier, timeProblem, type Verifier, verifySession } from './verifiers.js'
 
 /**
  * The `Siwx` of a dapp: messages with a nonce from its server, sessions verified (by `verifiers` on this

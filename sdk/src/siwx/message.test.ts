@@ -41,6 +41,11 @@ const solanaFull: SiwxData = {
 }
 const solanaMinimal: SiwxData = { ...minimal, accountAddress: solanaAddress, chainId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' }
 
+// Polkadot: //Alice's sr25519 account in SS58 (generic substrate prefix 42), on the Polkadot relay chain
+const polkadotAddress = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPGNoHGKutQY'
+const polkadotFull: SiwxData = { ...full, accountAddress: polkadotAddress, chainId: 'polkadot:91b171bb158e2d3848fa23a9f1c25182' }
+const polkadotMinimal: SiwxData = { ...minimal, accountAddress: polkadotAddress, chainId: 'polkadot:e143f23803ac50e8f6f8e62695d1ce9e' }
+
 const refusal = (run: () => unknown) => {
   try {
     run()
@@ -148,6 +153,54 @@ describe('formatMessage', () => {
   test('param: an empty resource list is still a "Resources:" line in SIWS, and none in EIP-4361', () => {
     expect(formatMessage({ ...solanaMinimal, resources: [] }).endsWith('\nResources:')).toBe(true)
     expect(formatMessage({ ...minimal, resources: [] })).toBe(formatMessage(minimal))
+  })
+
+  test('behavior: polkadot is CAIP-122 on EIP-4361’s layout: its header, the SS58 address, the genesis-hash prefix as Chain ID', () => {
+    expect(formatMessage(polkadotFull)).toMatchInlineSnapshot(`
+      "example.com wants you to sign in with your Polkadot account:
+      5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPGNoHGKutQY
+
+      I accept the ExampleOrg Terms of Service: https://example.com/tos
+
+      URI: https://example.com/login
+      Version: 1
+      Chain ID: 91b171bb158e2d3848fa23a9f1c25182
+      Nonce: 32891756
+      Issued At: 2021-09-30T16:25:24Z
+      Expiration Time: 2021-10-01T16:25:24Z
+      Not Before: 2021-09-30T16:00:00Z
+      Request ID: request-7
+      Resources:
+      - ipfs://bafybeiemxf5abjwjbikoz4mc3a3dla6ual3jsgpdr4cjr3oz3evfyavhwq/
+      - https://example.com/my-web2-claim.json"
+    `)
+    expect(formatMessage(polkadotMinimal)).toMatchInlineSnapshot(`
+      "localhost:5173 wants you to sign in with your Polkadot account:
+      5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPGNoHGKutQY
+
+
+      URI: http://localhost:5173/wagmi/
+      Version: 1
+      Chain ID: e143f23803ac50e8f6f8e62695d1ce9e
+      Nonce: a1b2c3d4e5f6a7b8
+      Issued At: 2026-01-01T00:00:00.000Z"
+    `)
+  })
+
+  test('param: an empty resource list is no "Resources:" line for polkadot (EIP-4361’s rule)', () => {
+    expect(formatMessage({ ...polkadotMinimal, resources: [] })).toBe(formatMessage(polkadotMinimal))
+  })
+
+  test.each([
+    ['an EVM address', { accountAddress: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' }, 'the address 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 is not a Polkadot address (SS58)'],
+    ['a letter base58 does not have (l)', { accountAddress: `${polkadotAddress.slice(0, -1)}l` }, `the address ${polkadotAddress.slice(0, -1)}l is not a Polkadot address (SS58)`],
+    ['an address too short for SS58 (34 digits)', { accountAddress: polkadotAddress.slice(0, 34) }, `the address ${polkadotAddress.slice(0, 34)} is not a Polkadot address (SS58)`],
+    ['an address too long for SS58 (61 digits)', { accountAddress: polkadotAddress + polkadotAddress.slice(0, 13) }, `the address ${polkadotAddress + polkadotAddress.slice(0, 13)} is not a Polkadot address (SS58)`],
+    ['a chain that is not a genesis-hash prefix', { chainId: 'polkadot:Polkadot' }, 'the chain polkadot:Polkadot is not a polkadot genesis-hash prefix (32 lowercase hex digits)'],
+    ['a genesis-hash prefix in capitals', { chainId: 'polkadot:91B171BB158E2D3848FA23A9F1C25182' }, 'the chain polkadot:91B171BB158E2D3848FA23A9F1C25182 is not a polkadot genesis-hash prefix (32 lowercase hex digits)'],
+    ['a nonce with a dash (EIP-4361’s rules)', { nonce: 'a1b2c3d4-e5f6' }, 'the nonce is not 8 or more letters and digits'],
+  ])('error: a polkadot message with %s', (_, change, why) => {
+    expect(refusal(() => formatMessage({ ...polkadotMinimal, ...change } as SiwxData))).toEqual({ code: 'InvalidMessage', message: `Not a Polkadot sign-in message: ${why}` })
   })
 
   test('behavior: a namespace registered later gets its account name', () => {
@@ -263,10 +316,42 @@ describe('parseMessage', () => {
   })
 
   test('error: a namespace with no parser', () => {
-    expect(refusal(() => parseMessage(text, { chainId: 'polkadot:91b171bb158e2d3848fa23a9f1c25182' }))).toEqual({
+    expect(refusal(() => parseMessage(text, { chainId: 'bip122:000000000019d6689c085ae165831e93' }))).toEqual({
       code: 'UnsupportedNamespace',
-      message: 'No sign-in message parser for polkadot accounts',
+      message: 'No sign-in message parser for bip122 accounts',
     })
+  })
+
+  test.each<[string, SiwxData, SiwxData['chainId'] | undefined]>([
+    ['every field', polkadotFull, undefined],
+    ['no statement', polkadotMinimal, undefined],
+    ['a statement that looks like a field', { ...polkadotMinimal, statement: 'URI: https://evil.example' }, undefined],
+    ['given the session’s chain', polkadotFull, polkadotFull.chainId],
+  ])('behavior: reads back a Polkadot sign-in message (%s)', (_, data, chainId) => {
+    expect(parseMessage(formatMessage(data), { chainId })).toEqual(data)
+  })
+
+  const polkadot = formatMessage(polkadotFull)
+  test.each([
+    ['CRLF line endings', polkadot.replaceAll('\n', '\r\n')],
+    ['a trailing line break', `${polkadot}\n`],
+    ['SIWS’s one empty line where there is no statement', formatMessage(polkadotMinimal).replace('\n\n\n', '\n\n')],
+    ['the Chain ID with 0x', polkadot.replace('Chain ID: 91b1', 'Chain ID: 0x91b1')],
+    ['the whole genesis hash as Chain ID', polkadot.replace('Chain ID: 91b171bb158e2d3848fa23a9f1c25182', 'Chain ID: 91b171bb158e2d3848fa23a9f1c25182fb8e20313b2c1eb49219da7a70ce90c3')],
+    ['the network name as Chain ID', polkadot.replace('Chain ID: 91b171bb158e2d3848fa23a9f1c25182', 'Chain ID: polkadot')],
+    ['an EVM address', polkadot.replace(polkadotAddress, full.accountAddress)],
+    ['a Solana address (too short for SS58)', polkadot.replace(polkadotAddress, solanaAddress.slice(0, 34))],
+    ['a field EIP-4361 does not have', polkadot.replace('Version: 1', 'Version: 1\nPurpose: login')],
+  ])('error: refuses a Polkadot sign-in message with %s', (_, tampered) => {
+    expect(refusal(() => parseMessage(tampered))).toMatchObject({ code: 'InvalidMessage', message: expect.stringMatching(/^Not a Polkadot sign-in message: /) })
+  })
+
+  test.each([
+    ['a polkadot message as an eip155 session', polkadot, 'eip155:1', 'Not an EIP-4361 message: the first line is not "… wants you to sign in with your Ethereum account:"'],
+    ['an eip155 message as a polkadot session', text, polkadotFull.chainId, 'Not a Polkadot sign-in message: the first line is not "… wants you to sign in with your Polkadot account:"'],
+    ['a Polkadot relay chain message as a Westend session', polkadot, 'polkadot:e143f23803ac50e8f6f8e62695d1ce9e', 'Not a Polkadot sign-in message: the Chain ID 91b171bb158e2d3848fa23a9f1c25182 is not polkadot:e143f23803ac50e8f6f8e62695d1ce9e\'s'],
+  ] as const)('error: the wrong namespace or chain: %s', (_, message, chainId, why) => {
+    expect(refusal(() => parseMessage(message, { chainId }))).toEqual({ code: 'InvalidMessage', message: why })
   })
 
   test('error: the local cluster names no chain by itself', () => {

@@ -1,7 +1,8 @@
 /**
  * CAIP-122 sign-in messages (spec §4 Sign-in) as text: `formatMessage` for any namespace with a
- * registered account name, exactly EIP-4361 for eip155 and exactly Sign In With Solana (SIWS, what
- * `solana:signIn` wallets write) for solana, and `parseMessage` for those two, which a server reads back.
+ * registered account name, exactly EIP-4361 for eip155, exactly Sign In With Solana (SIWS, what
+ * `solana:signIn` wallets write) for solana and CAIP-122's template on EIP-4361's rules for polkadot, and
+ * `parseMessage` for those three, which a server reads back.
  */
 import type * as Caip from '@doorway/shared/Caip'
 import { base58 } from '@scure/base'
@@ -13,7 +14,16 @@ import { SiwxError } from './errors.js'
 const accountNames = new Map<string, string>([
   ['eip155', 'Ethereum'],
   ['solana', 'Solana'],
+  ['polkadot', 'Polkadot'],
 ])
+
+// The namespaces whose fields are checked and whose text `parseMessage` reads back.
+type Parsed = 'eip155' | 'solana' | 'polkadot'
+const parsed: readonly string[] = ['eip155', 'solana', 'polkadot'] satisfies Parsed[]
+const isParsed = (namespace: string): namespace is Parsed => parsed.includes(namespace)
+// Each one's name in refusals and the standard whose layout it follows.
+const messageNames: Record<Parsed, string> = { eip155: 'an EIP-4361', solana: 'a Sign In With Solana', polkadot: 'a Polkadot sign-in' }
+const standards: Record<Parsed, string> = { eip155: 'EIP-4361', solana: 'SIWS', polkadot: 'CAIP-122' }
 
 /** Lets `formatMessage` write messages for another namespace: `registerNamespace('bip122', 'Bitcoin')`. */
 export function registerNamespace(namespace: Caip.Namespace, accountName: string): void {
@@ -48,8 +58,9 @@ function chainIdText(namespace: string, reference: string): string {
 }
 
 /**
- * The text the wallet signs (CAIP-122's string form, in EIP-4361's field order). eip155 is EIP-4361 and
- * solana is SIWS, their fields checked as each asks; for every namespace a field may not break a line.
+ * The text the wallet signs (CAIP-122's string form, in EIP-4361's field order). eip155 is EIP-4361,
+ * solana is SIWS and polkadot is EIP-4361's layout and field rules with an SS58 address and the CAIP-2
+ * reference (the genesis-hash prefix) as Chain ID; for every namespace a field may not break a line.
  */
 export function formatMessage(data: SiwxData): string {
   const { namespace, reference } = splitChainId(data.chainId)
@@ -57,8 +68,7 @@ export function formatMessage(data: SiwxData): string {
   if (!accountName)
     throw new SiwxError('UnsupportedNamespace', `No sign-in message for ${namespace} accounts: registerNamespace('${namespace}', name) first`)
   checkFields(data)
-  if (namespace === 'eip155') checkAbnf(data, 'eip155')
-  if (namespace === 'solana') checkAbnf(data, 'solana')
+  if (isParsed(namespace)) checkAbnf(data, namespace)
   const siws = namespace === 'solana'
   const optional = (label: string, value: string | undefined) => (value === undefined ? [] : [`${label}: ${value}`])
   return [
@@ -101,13 +111,13 @@ export declare namespace parseMessage {
 }
 
 /**
- * An EIP-4361 or SIWS message's data (by its first line, or by `options.chainId`'s namespace). Strict:
+ * An EIP-4361, SIWS or Polkadot message's data (by its first line, or by `options.chainId`'s namespace). Strict:
  * any text that `formatMessage` would not write back exactly (other line breaks, spacing, field order,
  * an eip155 address without its EIP-55 checksum) is refused.
  */
 export function parseMessage(text: string, options: parseMessage.Options = {}): SiwxData {
   const namespace = options.chainId === undefined ? headerNamespace(text) : splitChainId(options.chainId).namespace
-  if (namespace !== 'eip155' && namespace !== 'solana')
+  if (!isParsed(namespace))
     throw new SiwxError('UnsupportedNamespace', `No sign-in message parser for ${namespace} accounts`)
   const refuse = refusal(namespace)
   const { fields, chain } = readLines(text.split('\n'), namespace, refuse)
@@ -118,19 +128,21 @@ export function parseMessage(text: string, options: parseMessage.Options = {}): 
 
 // Which reader to use, not yet whether the line is right. spec §9: the sign-in message default chain is
 // eip155, so text that names no known account is read as EIP-4361.
-function headerNamespace(text: string): 'eip155' | 'solana' {
-  return (text.split('\n', 1)[0] ?? '').includes(' wants you to sign in with your Solana account:') ? 'solana' : 'eip155'
+function headerNamespace(text: string): Parsed {
+  const first = text.split('\n', 1)[0] ?? ''
+  const named = (['solana', 'polkadot'] as const).find((namespace) => first.includes(` wants you to sign in with your ${accountNames.get(namespace)} account:`))
+  return named ?? 'eip155'
 }
 
 type Refuse = (why: string) => SiwxError
 
 const refusal =
-  (namespace: 'eip155' | 'solana'): Refuse =>
+  (namespace: Parsed): Refuse =>
   (why) =>
-    new SiwxError('InvalidMessage', `Not ${namespace === 'solana' ? 'a Sign In With Solana' : 'an EIP-4361'} message: ${why}`)
+    new SiwxError('InvalidMessage', `Not ${messageNames[namespace]} message: ${why}`)
 
 /** The fields of the text, line by line, and its Chain ID line as written. */
-function readLines(lines: string[], namespace: 'eip155' | 'solana', refuse: Refuse) {
+function readLines(lines: string[], namespace: Parsed, refuse: Refuse) {
   let at = 0
   const next = () => lines[at++]
   const fail = (why: string): never => {
@@ -145,9 +157,9 @@ function readLines(lines: string[], namespace: 'eip155' | 'solana', refuse: Refu
   // EIP-4361 leaves the statement's line empty when there is none; in SIWS an empty line follows a statement, never a field
   const hasStatement = namespace === 'solana' ? lines[at + 1] === '' : lines[at] !== ''
   const statement = hasStatement ? next() : undefined
-  if ((namespace === 'eip155' || hasStatement) && next() !== '') fail('no empty line before the URI')
+  if ((namespace !== 'solana' || hasStatement) && next() !== '') fail('no empty line before the URI')
   const field = (label: string) => (lines[at]?.startsWith(`${label}: `) ? next()!.slice(label.length + 2) : undefined)
-  const required = (label: string) => field(label) ?? fail(`no "${label}:" line where ${namespace === 'solana' ? 'SIWS' : 'EIP-4361'} puts it`)
+  const required = (label: string) => field(label) ?? fail(`no "${label}:" line where ${standards[namespace]} puts it`)
   const [uri, version, chain, nonce, issuedAt] = ['URI', 'Version', 'Chain ID', 'Nonce', 'Issued At'].map(required) as [string, string, string, string, string]
   const fields: Omit<SiwxData, 'chainId'> = { domain: first.slice(0, -suffix.length), accountAddress, ...(statement === undefined ? {} : { statement }), uri, version, nonce, issuedAt }
   for (const [label, key] of [['Expiration Time', 'expirationTime'], ['Not Before', 'notBefore'], ['Request ID', 'requestId']] as const) {
@@ -163,11 +175,11 @@ function readLines(lines: string[], namespace: 'eip155' | 'solana', refuse: Refu
 }
 
 /** The CAIP-2 id a Chain ID line stands for; the claimed one, when given, must be what the line names. */
-function chainIdOf(namespace: 'eip155' | 'solana', line: string, claimed: Caip.ChainId | undefined, refuse: Refuse): Caip.ChainId {
-  if (namespace === 'eip155') {
-    if (!/^[1-9][0-9]{0,31}$/.test(line)) throw refuse('the Chain ID is not an EIP-155 chain id')
-    if (claimed !== undefined && claimed !== `eip155:${line}`) throw refuse(`the Chain ID ${line} is not ${claimed}'s`)
-    return `eip155:${line}`
+function chainIdOf(namespace: Parsed, line: string, claimed: Caip.ChainId | undefined, refuse: Refuse): Caip.ChainId {
+  if (namespace !== 'solana') {
+    if (!referencePatterns[namespace].test(line)) throw refuse(`the Chain ID is not ${referenceNames[namespace]}`)
+    if (claimed !== undefined && claimed !== `${namespace}:${line}`) throw refuse(`the Chain ID ${line} is not ${claimed}'s`)
+    return `${namespace}:${line}`
   }
   if (claimed !== undefined) {
     if (chainIdText('solana', splitChainId(claimed).reference) !== line) throw refuse(`the Chain ID ${line} is not ${claimed}'s`)
@@ -177,6 +189,11 @@ function chainIdOf(namespace: 'eip155' | 'solana', line: string, claimed: Caip.C
   if (reference) return `solana:${reference}`
   throw refuse(line === localnet ? 'Chain ID localnet names no chain: pass the session’s chainId' : `the Chain ID ${line} is not a Solana cluster`)
 }
+
+// A Chain ID line that is the CAIP-2 reference itself: an EIP-155 number, or a polkadot genesis-hash
+// prefix (the polkadot namespace's CAIP-2: 32 lowercase hex digits).
+const referencePatterns = { eip155: /^[1-9][0-9]{0,31}$/, polkadot: /^[0-9a-f]{32}$/ }
+const referenceNames = { eip155: 'an EIP-155 chain id', polkadot: 'a polkadot genesis-hash prefix (32 lowercase hex digits)' }
 
 function splitChainId(chainId: string) {
   const match = /^([-a-z0-9]{3,8}):([-_a-zA-Z0-9]{1,32})$/.exec(typeof chainId === 'string' ? chainId : '')
@@ -204,13 +221,14 @@ const authorityPattern = /^(\[[0-9a-fA-F:.]+\]|[-a-zA-Z0-9._~%!$&'()*+,;=]+)(:[0
 const timePattern = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
 const isTime = (value: string | undefined) => value === undefined || (timePattern.test(value) && !Number.isNaN(Date.parse(value)))
 
-// EIP-4361 Message Fields, which SIWS's ABNF takes over but for its address: an EIP-55 checksummed
-// address for eip155, the base58 of a 32-byte ed25519 public key for solana.
-function checkAbnf(data: SiwxData, namespace: 'eip155' | 'solana'): void {
+// EIP-4361 Message Fields, which SIWS's ABNF and our polkadot messages take over but for the address: an
+// EIP-55 checksummed address for eip155, the base58 of a 32-byte ed25519 public key for solana, SS58 for polkadot.
+function checkAbnf(data: SiwxData, namespace: Parsed): void {
   const refuse = refusal(namespace)
   if (!authorityPattern.test(data.domain)) throw refuse(`the domain ${data.domain} is not an RFC 3986 authority`)
   if (namespace === 'eip155' && !isChecksummed(data.accountAddress)) throw refuse('the address is not an EIP-55 checksummed address')
   if (namespace === 'solana' && !isSolanaAddress(data.accountAddress)) throw refuse(`the address ${data.accountAddress} is not a Solana address (base58, 32 bytes)`)
+  if (namespace === 'polkadot') checkPolkadot(data, refuse)
   if (!uriPattern.test(data.uri)) throw refuse(`the URI ${data.uri} is not an RFC 3986 URI`)
   if (data.version !== '1') throw refuse('the version is not 1')
   if (!/^[a-zA-Z0-9]{8,}$/.test(data.nonce)) throw refuse('the nonce is not 8 or more letters and digits')
@@ -242,3 +260,14 @@ export function solanaPublicKey(address: string): Uint8Array | undefined {
 }
 
 const isSolanaAddress = (address: string) => solanaPublicKey(address) !== undefined
+
+// SS58 looks only: base58 digits, as long as an address of a 32-byte account with a 1- or 2-byte prefix
+// and its checksum is (about 47 or 48 digits) and some room. The checksum and key type are the verifier's
+// (the SDK carries no blake2b for it): a message is text, its signature says whose.
+const ss58Pattern = /^[1-9A-HJ-NP-Za-km-z]{35,60}$/
+
+function checkPolkadot(data: SiwxData, refuse: Refuse): void {
+  if (!ss58Pattern.test(data.accountAddress)) throw refuse(`the address ${data.accountAddress} is not a Polkadot address (SS58)`)
+  const { reference } = splitChainId(data.chainId)
+  if (!referencePatterns.polkadot.test(reference)) throw refuse(`the chain ${data.chainId} is not ${referenceNames.polkadot}`)
+}
