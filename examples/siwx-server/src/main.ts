@@ -22,5 +22,5 @@ const server = createServer((req, res) => {
   if (!handle(req, res)) res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found')
 })
 server.listen(port, '127.0.0.1', () => {
-  console.log(`Sign-in server on http://127.0.0.1:${port}${prefix} for ${domain}; chains ${chains.map((c) => `${c.id} ${c.rpcUrl}`).join(', ')} solana and polkadot`)
+  console.log(`Sign-in server on http://127.0.0.1:${port}${prefix} for ${domain}; chains ${chains.map((c) => `${c.id} ${c.rpcUrl}`).join(', ')} (Solana and Polkadot sign-ins need no chain)`)
 })
