@@ -137,6 +137,15 @@ function isCall(accepts: Table, data: Record<string, unknown>): boolean {
 }
 
 /**
+ * A well-formed call of a method we serve whose params its schema refuses: the caller hears so now,
+ * not at its timeout. Anything else malformed stays unanswered.
+ */
+function refuseParams(port: MessagePort, accepts: Table, data: Record<string, unknown>) {
+  const anyParams = Object.fromEntries(Object.keys(accepts).map((method) => [method, S.unknown]))
+  if (isCall(anyParams, data)) port.postMessage({ id: data.id, type: 'RAW', value: { ok: false, error: Errors.serialize(Errors.invalidParams()) } })
+}
+
+/**
  * Serve `handlers`, admitting only calls whose params pass `accepts`, and call the other side,
  * admitting only replies that pass `expects`. Senders do not re-check: the receiver is the boundary.
  */
@@ -177,12 +186,7 @@ export function create<Local extends Api, Remote extends Api>(options: {
     if (!S.isPlainObject(data)) return log.warn('ignored malformed message', data)
     if (data.type === 'APPLY') {
       if (isCall(accepts, data)) return dispatch?.(event)
-      log.warn('ignored call', data.path)
-      // A well-formed call of a method we serve whose params its schema refuses: the caller hears so now,
-      // not at its timeout. Anything else malformed stays unanswered.
-      if (isCall({ ...accepts, ...Object.fromEntries(Object.keys(accepts).map((k) => [k, S.unknown])) }, data))
-        port.postMessage({ id: data.id, type: 'RAW', value: { ok: false, error: Errors.serialize(Errors.invalidParams()) } })
-      return
+      return log.warn('ignored call', data.path), refuseParams(port, accepts, data)
     }
     const entry = typeof data.id === 'string' ? pending.get(data.id) : undefined
     if (!entry) return log.warn('ignored reply', data.id)
