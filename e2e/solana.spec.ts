@@ -72,6 +72,9 @@ test.describe('a Wallet Standard wallet', () => {
     const tokens = frame.getByRole('tabpanel')
     await expect(tokens).toContainText('SOL')
     await expect(tokens).toContainText('DUSD')
+    // Swaps, buying and names are EVM's: a Solana account has Receive and Send.
+    await expect(frame.getByRole('navigation', { name: 'Wallet actions' }).getByRole('button')).toHaveText(['Receive', 'Send'])
+    await expect(frame.getByRole('button', { name: 'Choose a name' })).toHaveCount(0)
     await expectAccessible(page)
     const state = await dapp(page, (modal) => modal.getState() as unknown as { chainId: string; caipAddress: string })
     expect(state.chainId).toMatch(/^solana:/)

@@ -34,6 +34,7 @@ export function Account() {
   const config = useAtomValue(configAtom)!
   const account = useAtomValue(accountAtom)
   const network = useAtomValue(activeNetworkAtom)
+  const namespace = useAtomValue(activeNamespaceAtom)
   const push = useSetAtom(pushAtom)
   const [tab, setTab] = useState<TabKey>('tokens')
   return (
@@ -49,7 +50,8 @@ export function Account() {
         </>
       )}
       {account && <Actions features={config.features} />}
-      {account && <ChooseName />}
+      {/* Names point at EVM addresses (the name service's): another namespace's account has none to choose. */}
+      {account && namespace === 'eip155' && <ChooseName />}
       {config.enableNetworkSwitch && (
         <button type="button" className="list-button" onClick={() => push({ view: 'Networks' })}>
           <span>{accountText.network}</span>
