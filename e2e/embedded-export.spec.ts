@@ -5,6 +5,7 @@
  * shares the secure-site received appear in none of them.
  */
 import type { Request } from '@playwright/test'
+import { base58 } from '@scure/base'
 import { privateKeyToAccount } from 'viem/accounts'
 import { demoAddress, inbox, loginByEmail, newEmail, received, recordMessages, secureFrame } from './embedded.js'
 import { test, expect, expectAccessible, frameOrigin, modalFrame, ready, secureOrigin } from './fixtures.js'
@@ -71,6 +72,10 @@ test.describe('embedded wallet key export', () => {
     const mnemonic = (await words.allTextContents()).join(' ')
     const privateKey = (await secure.getByLabel('Private key').textContent()) as `0x${string}`
     expect(privateKeyToAccount(privateKey).address).toBe(address)
+    // The same seed's Solana key (issue 23), shown as the base58 of its 64-byte secret.
+    const solanaKey = (await secure.getByLabel('Solana secret key').textContent())!
+    const solanaSecret = Buffer.from(base58.decode(solanaKey))
+    expect(solanaSecret).toHaveLength(64)
     await expectAccessible(page, { origin: secureOrigin, selector: 'section' })
 
     await secure.getByRole('button', { name: 'Done' }).click()
@@ -81,12 +86,14 @@ test.describe('embedded wallet key export', () => {
     context.off('request', onRequest)
     expect(shares.length, 'shares the secure-site received').toBeGreaterThan(0)
     const leaks = forms({ privateKey, mnemonic, shares })
+    const seed = solanaSecret.subarray(0, 32)
+    const solanaLeaks = [solanaKey, seed.toString('hex'), seed.toString('base64'), seed.toString('base64url')]
     const messages = await received(page)
     expect(messages.length, 'messages recorded into the host and the frame-app').toBeGreaterThan(1000)
-    for (const leak of leaks) expect(messages.includes(leak), `a message carried ${leak.slice(0, 8)}…`).toBe(false)
+    for (const leak of [...solanaLeaks, ...leaks]) expect(messages.includes(leak), `a message carried ${leak.slice(0, 8)}…`).toBe(false)
     for (const request of requests) {
       // The secure-site sends shares to its own server; the key and phrase go nowhere, not even there.
-      const forbidden = request.origin === secureOrigin ? leaks.slice(0, 5) : leaks
+      const forbidden = [...solanaLeaks, ...(request.origin === secureOrigin ? leaks.slice(0, 5) : leaks)]
       for (const leak of forbidden) expect(request.text.includes(leak), `a request from ${request.origin} carried ${leak.slice(0, 8)}…`).toBe(false)
     }
     expect(requests.some((r) => r.origin === frameOrigin)).toBe(true)

@@ -22,9 +22,22 @@ export type Body = Record<string, unknown>
  * also keeps other sites out: a cross-origin fetch with that type needs a CORS preflight, which these
  * servers never grant.
  */
-export function readJson(req: IncomingMessage, maxBytes: number): Promise<Body> {
+export async function readJson(req: IncomingMessage, maxBytes: number): Promise<Body> {
   if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? ''))
-    return Promise.reject(new HttpError(415, 'Send a JSON body with content-type: application/json'))
+    throw new HttpError(415, 'Send a JSON body with content-type: application/json')
+  let body: unknown
+  try {
+    body = JSON.parse((await readText(req, maxBytes)) || '{}')
+  } catch (error) {
+    if (error instanceof HttpError) throw error
+    throw new HttpError(400, 'The body is not valid JSON')
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'The body must be a JSON object')
+  return body as Body
+}
+
+/** The body as UTF-8 text, at most `maxBytes`: 413 beyond, before it is all read when the length says so. */
+export function readText(req: IncomingMessage, maxBytes: number): Promise<string> {
   const tooLarge = new HttpError(413, `The body must be under ${maxBytes} bytes`)
   if (Number(req.headers['content-length'] ?? 0) > maxBytes) return Promise.reject(tooLarge)
   return new Promise((resolve, reject) => {
@@ -37,15 +50,7 @@ export function readJson(req: IncomingMessage, maxBytes: number): Promise<Body> 
     })
     req.on('error', reject)
     req.on('end', () => {
-      if (size > maxBytes) return
-      let body: unknown
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}')
-      } catch {
-        return reject(new HttpError(400, 'The body is not valid JSON'))
-      }
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) return reject(new HttpError(400, 'The body must be a JSON object'))
-      resolve(body as Body)
+      if (size <= maxBytes) resolve(Buffer.concat(chunks).toString('utf8'))
     })
   })
 }

@@ -12,7 +12,7 @@
  * (the raw transaction's hex as text → its txid as text). CORS `*`: a browser frame calls it directly.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { HttpError, isLoopbackHost, listenLoopback, securityHeaders } from '../httpServer.js'
+import { HttpError, isLoopbackHost, listenLoopback, readText, securityHeaders } from '../httpServer.js'
 import * as Chain from './chain.js'
 import * as Keys from './keys.js'
 import * as Validation from './validation.js'
@@ -178,21 +178,3 @@ function txRoute(chain: Chain.Chain, id: string, what: string | undefined): stri
   throw notFound()
 }
 
-/** The body as text, at most `maxBytes`: 413 beyond, before it is all read when the length says so. */
-function readText(req: IncomingMessage, maxBytes: number): Promise<string> {
-  const tooLarge = new HttpError(413, `The body must be under ${maxBytes} bytes`)
-  if (Number(req.headers['content-length'] ?? 0) > maxBytes) return Promise.reject(tooLarge)
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > maxBytes) reject(tooLarge)
-      else chunks.push(chunk)
-    })
-    req.on('error', reject)
-    req.on('end', () => {
-      if (size <= maxBytes) resolve(Buffer.concat(chunks).toString('utf8'))
-    })
-  })
-}

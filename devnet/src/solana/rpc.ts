@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { LiteSVM } from 'litesvm'
-import { HttpError, isLoopbackHost, listenLoopback, sendJson } from '../httpServer.js'
+import { HttpError, isLoopbackHost, listenLoopback, readText, sendJson } from '../httpServer.js'
 import { codes, RpcError } from './errors.js'
 import * as Execute from './execute.js'
 import * as Ledger from './ledger.js'
@@ -84,7 +84,7 @@ async function handle(ledger: Ledger.Ledger, req: IncomingMessage, res: ServerRe
     if (req.method !== 'POST') throw new HttpError(405, 'Send JSON-RPC requests with POST')
     if (path !== '/') throw new HttpError(404, 'JSON-RPC is served at /')
     if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) throw new HttpError(415, 'Send a JSON body with content-type: application/json')
-    const text = await readBody(req, limits.maxBodyBytes)
+    const text = await readText(req, limits.maxBodyBytes)
     let body: unknown
     try {
       body = JSON.parse(text)
@@ -108,21 +108,6 @@ function preflight(req: IncomingMessage, res: ServerResponse) {
   res.writeHead(204, { 'access-control-allow-headers': headers }).end()
 }
 
-function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
-  const tooLarge = new HttpError(413, `The body must be under ${maxBytes} bytes`)
-  if (Number(req.headers['content-length'] ?? 0) > maxBytes) return Promise.reject(tooLarge)
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > maxBytes) reject(tooLarge)
-      else chunks.push(chunk)
-    })
-    req.on('error', reject)
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-  })
-}
 
 type Response = { jsonrpc: '2.0'; id: string | number | null } & ({ result: unknown } | { error: { code: number; message: string; data?: unknown } })
 
