@@ -14,8 +14,10 @@ function requests(page: Page) {
 }
 
 // What a person's intent may load: the flows, WalletConnect (its views, the QR encoder and the
-// connector with the relay socket), the sign-in and the embedded wallet's approval and export.
-const heavy = /\/assets\/(Send|Swap|OnRamp|Receive|Activity|Nfts|RegisterAccountName|SIWXSignMessage|siwxFlow|ConnectingWalletConnect|QrCode|walletConnectConnector|ApproveTransaction|ExportWallet|sendRules|TransactionHash)-[\w-]+\.js$/
+// connector with the relay socket), the sign-in and the embedded wallet's approval and export; and what
+// only another namespace's account or a dapp's request loads (issue 23).
+const heavy =
+  /\/assets\/(Send|Swap|OnRamp|Receive|Activity|Nfts|RegisterAccountName|SIWXSignMessage|siwxFlow|ConnectingWalletConnect|QrCode|walletConnectConnector|ApproveTransaction|ExportWallet|sendRules|TransactionHash|SolanaSend|bitcoin|polkadot|solanaRequests|requests)-[\w-]+\.js$/
 
 /** The frame-app's document, for waiting until it has gone idle (where the old design warmed WalletConnect). */
 const frameDocument = (page: Page) => page.frames().find((f) => f.url().startsWith('http://127.0.0.1:5174'))!

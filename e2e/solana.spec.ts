@@ -14,6 +14,14 @@ const devSolana = SolanaKeys.address(0)
 /** A receiver no test used before: an account of the test mnemonic far from the funded ones. */
 const freshAddress = () => SolanaKeys.address(1_000 + Math.floor(Math.random() * 1_000_000))
 
+/** Base58, as Solana writes signatures. */
+function base58(bytes: Uint8Array): string {
+  const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
+  let n = BigInt(`0x${Buffer.from(bytes).toString('hex')}`)
+  let text = ''
+  for (; n > 0n; n /= 58n) text = alphabet[Number(n % 58n)] + text
+  return '1'.repeat(bytes.findIndex((b) => b !== 0)) + text
+}
 const lamports = async (address: string) => BigInt((await rpc<{ value: number }>(urls.solana, 'getBalance', [address])).value)
 /** The receiver's DUSD in base units, from its token accounts for the mint. */
 async function dusdUnits(owner: string): Promise<bigint> {
@@ -112,6 +120,56 @@ test.describe('a Wallet Standard wallet', () => {
     await frame.getByRole('button', { name: 'Continue' }).click()
     await expect(frame.getByText('Enter a valid Solana address (32 to 44 base58 characters).')).toBeVisible()
     await expect(frame.getByRole('dialog', { name: 'Review Send' })).toHaveCount(0)
+  })
+
+  test('error: with the Solana RPC unreachable the send fails with the spec §8 message and keeps the form; once it is back, Send again lands', async ({ page }) => {
+    const frame = await connectSolana(page)
+    const to = freshAddress()
+    const review = await send(page, frame, { token: /^Solana/, amount: '0.05', to })
+    // The node goes away after the preview was made: every call to it fails at the network level.
+    const down = /^http:\/\/127\.0\.0\.1:8899\/?/
+    await page.context().route(down, (route) => route.abort('connectionrefused'))
+    await review.getByRole('button', { name: 'Send', exact: true }).click()
+    await expect(frame.getByText('Failed to send transaction. Please try again.').first()).toBeVisible()
+    // Nothing is lost: the same review, its amount and receiver, and its Send.
+    await expect(review).toContainText('0.05')
+    await expect(review).toContainText(to.slice(0, 4))
+    expect(await lamports(to)).toBe(0n)
+    await page.context().unroute(down)
+    await approve(page, frame)
+    await expect.poll(() => lamports(to)).toBe(50_000_000n)
+  })
+
+  test('error: a transfer the node dropped until its blockhash expired says so, and Try again sends it anew to the same receiver', async ({ page }) => {
+    const frame = await connectSolana(page)
+    const to = freshAddress()
+    await send(page, frame, { token: /^Solana/, amount: '0.07', to })
+    // The node takes the transaction but drops it, and the chain moves past its blockhash's last valid height.
+    let dropped = false
+    const node = /^http:\/\/127\.0\.0\.1:8899\/?$/
+    await page.context().route(node, async (route) => {
+      const body = route.request().postDataJSON() as { id: number; method: string; params: unknown[] } | null
+      if (body?.method === 'sendTransaction') {
+        dropped = true
+        const wire = Buffer.from(body.params[0] as string, 'base64')
+        return route.fulfill({ json: { jsonrpc: '2.0', id: body.id, result: base58(wire.subarray(1, 65)) } })
+      }
+      if (dropped && body?.method === 'getBlockHeight') return route.fulfill({ json: { jsonrpc: '2.0', id: body.id, result: 1_000_000_000 } })
+      return route.fallback()
+    })
+    await frame.getByRole('button', { name: 'Send', exact: true }).click()
+    await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
+    const result = frame.getByRole('dialog', { name: 'Transaction' })
+    const outcome = result.getByRole('status').filter({ hasText: 'Expired' })
+    await expect(outcome).toContainText('nothing was sent')
+    expect(await lamports(to)).toBe(0n)
+    await page.context().unroute(node)
+    await result.getByRole('button', { name: 'Try again' }).click()
+    const review = frame.getByRole('dialog', { name: 'Review Send' })
+    await expect(review).toContainText('0.07')
+    await expect(review).toContainText(to.slice(0, 4))
+    await approve(page, frame)
+    await expect.poll(() => lamports(to)).toBe(70_000_000n)
   })
 
   test('error: a new account sent less than the rent-exempt minimum is explained before the wallet asks', async ({ page }) => {

@@ -13,6 +13,8 @@ import { transform } from 'esbuild'
 export const budget = 7168
 /** Issue 23: the Wallet Standard discovery and relay, a host chunk fetched only for a dapp with a Solana network. */
 export const standardBudget = 2048
+/** Issue 23: the Doorway wallet, the modal as a Wallet Standard wallet for Solana dapps, which the host chunk fetches. */
+export const walletBudget = 1536
 
 export type Figure = { name: string; file: string; gzip: number }
 
@@ -51,12 +53,20 @@ export function measureStandard(): Figure {
   return { name: 'Solana host chunk', file, gzip: gzipSize(readFileSync(join(root, file))) }
 }
 
+/** The Doorway wallet chunk, which the host chunk fetches from beside itself. */
+export function measureWallet(): Figure {
+  const file = 'sdk/dist/doorway-wallet.js'
+  return { name: 'Doorway wallet chunk', file, gzip: gzipSize(readFileSync(join(root, file))) }
+}
+
 async function main() {
   const figures = await measure()
   const standard = measureStandard()
+  const wallet = measureWallet()
   console.log(table(figures, budget))
   console.log(table([standard], standardBudget))
-  const problems = [...check(figures, budget), ...check([standard], standardBudget)]
+  console.log(table([wallet], walletBudget))
+  const problems = [...check(figures, budget), ...check([standard], standardBudget), ...check([wallet], walletBudget)]
   for (const problem of problems) console.error(`Size budget exceeded: ${problem}`)
   if (problems.length) process.exit(1)
 }

@@ -4,13 +4,15 @@ import pkg from './package.json' with { type: 'json' }
 // Production builds set DOORWAY_FRAME_URL to the hosted frame; the default is the local stack's.
 const frameUrl = process.env.DOORWAY_FRAME_URL ?? 'http://127.0.0.1:5174/'
 
-// Four builds into one dist; the default one runs first and empties it. `--mode siwx` is
+// Five builds into one dist; the default one runs first and empties it. `--mode siwx` is
 // `@doorway/sdk/siwx`, a module of its own that the script build never loads. `--mode standard` is the
-// Wallet Standard chunk (src/standard/), one self-contained module that both builds fetch lazily.
+// Wallet Standard chunk (src/standard/), one module that both builds fetch lazily; `--mode wallet` is the
+// chunk it fetches in turn, the Doorway wallet.
 function lib(mode: string): LibraryOptions {
   if (mode === 'script') return { entry: 'src/script.ts', formats: ['iife'], name: 'Doorway', fileName: () => 'doorway.js' }
   if (mode === 'siwx') return { entry: 'src/siwx/index.ts', formats: ['es'], fileName: () => 'siwx.mjs' }
   if (mode === 'standard') return { entry: 'src/standard/index.ts', formats: ['es'], fileName: () => 'doorway-standard.js' }
+  if (mode === 'wallet') return { entry: 'src/standard/doorway.ts', formats: ['es'], fileName: () => 'doorway-wallet.js' }
   return { entry: 'src/index.ts', formats: ['es'], fileName: () => 'doorway.mjs' }
 }
 
@@ -22,12 +24,19 @@ const standardChunk: Plugin = {
   resolveId: (id) => (id === './standard/index.js' ? { id: './doorway-standard.js', external: true } : null),
 }
 
+// The Doorway wallet (src/standard/doorway.ts) is the Wallet Standard chunk's own lazy chunk, built by `--mode wallet`.
+const walletChunk: Plugin = {
+  name: 'doorway-wallet-chunk',
+  enforce: 'pre',
+  resolveId: (id) => (id === './doorway.js' ? { id: './doorway-wallet.js', external: true } : null),
+}
+
 // Schema's constructors have no side effects: marked so, the schemas of Protocol that the SDK never
 // checks (the secure-site's, the frame's own params) leave its bundle.
 const pureSchemas = ['string', 'literal', 'oneOf', 'optional', 'array', 'union', 'object', 'record']
 
 export default defineConfig(({ mode }) => ({
-  plugins: mode === 'production' ? [standardChunk] : [],
+  plugins: mode === 'production' ? [standardChunk] : mode === 'standard' ? [walletChunk] : [],
   define: {
     __DOORWAY_FRAME_URL__: JSON.stringify(frameUrl),
     __DOORWAY_VERSION__: JSON.stringify(`html-doorway-${pkg.version}`),
@@ -42,8 +51,9 @@ export default defineConfig(({ mode }) => ({
     rollupOptions: {
       treeshake: { manualPureFunctions: pureSchemas, propertyReadSideEffects: false },
       ...(mode === 'siwx' && { external: [/^viem(\/|$)/] }),
-      // Lib mode leaves ES output's whitespace for the dapp's bundler; the chunk is fetched as it is by the script build.
-      ...(mode === 'standard' && { output: { minify: true } }),
+      // Lib mode leaves ES output's whitespace and pure annotations for the dapp's bundler; these chunks are
+      // fetched as they are by the script build, so they ship minified and without comments.
+      ...((mode === 'standard' || mode === 'wallet') && { output: { minify: true, comments: false } }),
     },
   },
 }))

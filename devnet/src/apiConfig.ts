@@ -50,6 +50,7 @@ export function local(stack: LocalStack, env: NodeJS.ProcessEnv = process.env): 
     projects: {
       'doorway-demo': { origins: stack.origins, analytics: true },
       'doorway-wagmi-example': { origins: stack.origins, analytics: true },
+      'doorway-solana-example': { origins: stack.origins, analytics: true },
       // A project that does not list the demo's origin: the demo shows what a misconfigured app sees.
       'doorway-foreign': { origins: ['https://dapp.example'], analytics: true },
     },

@@ -171,6 +171,8 @@ const demo: serve.Options = {
     { prefix: '/dev-wallet/', dir: at('examples/dev-wallet/dist') },
     // The wagmi example: a React dapp whose wagmi config drives the modal's provider (examples/wagmi).
     { prefix: '/wagmi/', dir: at('examples/wagmi/dist') },
+    // A Solana dapp on @solana/wallet-adapter's Wallet Standard adapter, which finds the modal as the Doorway wallet (examples/solana).
+    { prefix: '/solana/', dir: at('examples/solana/dist') },
     // The side-by-side pages of `npm run bench` (issue 14), when the bench has built them.
     { prefix: '/bench/', dir: at('bench/pages/dist') },
     { prefix: '/', dir: at('examples/demo') },

@@ -64,7 +64,7 @@ export function createModal(options: ModalOptions, loadStandard: () => Promise<t
   )
   const provider = Provider.create((request) => (load(), call('request', request, { timeoutMs: personTimeoutMs })))
   let relay: Promise<Standard.Request> | undefined
-  const loadRelay = () => void (relay ??= loadStandard().then((chunk) => chunk.start(call, log, lifetime.signal))).catch(log.error)
+  const loadRelay = () => void (relay ??= loadStandard().then((chunk) => chunk.start(call, log, lifetime.signal, config.networks, modal))).catch(log.error)
   if (config.networks.some((n) => n.caipNetworkId.startsWith('solana:'))) loadRelay()
   // spec §4 "Account type and adapters": the frame applies the rules and answers their errors (spec §8).
   // A solana edit the frame accepted means the dapp has solana networks (a removal, that it had them: loaded already).
@@ -72,7 +72,7 @@ export function createModal(options: ModalOptions, loadStandard: () => Promise<t
     setState(await call('editNetworks', params))
     if (params.namespace === 'solana') loadRelay()
   }
-  return {
+  const modal: Modal = {
     element,
     open(openOptions = {}) {
       load()
@@ -100,4 +100,5 @@ export function createModal(options: ModalOptions, loadStandard: () => Promise<t
       clear()
     },
   }
+  return modal
 }

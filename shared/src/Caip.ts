@@ -107,3 +107,13 @@ export function fromEip155(value: unknown): ChainId | undefined {
   const id = /^0x[0-9a-f]+$/i.test(text) ? Number.parseInt(text, 16) : /^\d+$/.test(text) ? Number(text) : Number.NaN
   return Number.isSafeInteger(id) && id > 0 ? `eip155:${id}` : undefined
 }
+
+/** Wallet Standard names Solana clusters, not CAIP-2 networks: these by their genesis hash (CAIP-30). */
+const solanaClusters: Record<string, string> = {
+  '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': 'solana:mainnet',
+  EtWTRABZaYq6iMfeYKouRu166VU2xqa1: 'solana:devnet',
+  '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z': 'solana:testnet',
+}
+
+/** A solana network's Wallet Standard chain: any network but the three public ones is a local one (solana:localnet). */
+export const solanaCluster = (chainId: string): string => solanaClusters[chainId.split(':')[1]!] ?? 'solana:localnet'

@@ -5,6 +5,7 @@
  */
 import * as Caip from './Caip.js'
 import * as Constants from './Constants.js'
+import * as Ids from './Ids.js'
 import * as S from './Schema.js'
 
 export const version = 1 as const
@@ -150,13 +151,15 @@ export const configShape = {
 export const config = S.object(configShape)
 export type Config = S.Infer<typeof config>
 
+// An RFC-2397 data URI of an image (EIP-6963's and Wallet Standard's icons); rendered only through <img>, so an SVG cannot run script.
+const dataImage = S.string({ max: 131_072, pattern: /^data:image\/(svg\+xml|png|jpeg|webp|gif)(;base64)?,/ })
+
 /** An EIP-6963 wallet as the host saw it: only this info crosses to the frame, never the provider. */
 export const walletInfo = S.object({
   // A UUID (EIP-6963) in its 36-character form; only ever an opaque key.
   uuid: S.string({ pattern: /^[\da-f-]{36}$/i }),
   name: S.string({ min: 1, max: 64 }),
-  // EIP-6963: an RFC-2397 data URI of an image; rendered only through <img>, so an SVG cannot run script.
-  icon: S.string({ max: 131_072, pattern: /^data:image\/(svg\+xml|png|jpeg|webp|gif)(;base64)?,/ }),
+  icon: dataImage,
   rdns: S.string({ min: 1, max: 128, pattern: /^[a-zA-Z0-9-]+(\.[a-zA-Z0-9-]+)+$/ }),
   /** INJECTED for a legacy window.ethereum, ANNOUNCED for EIP-6963 (spec §3 connector types). */
   type: S.literal('INJECTED', 'ANNOUNCED'),
@@ -183,6 +186,8 @@ export const modalState = S.object({
   address: S.optional(address),
   caipAddress: S.optional(Caip.isAccountId),
   chainId: S.optional(chainId),
+  /** Every namespace's connected account (CAIP-10), the active one's included: the Doorway Solana wallet reads its account here (issue 23). */
+  accounts: S.optional(S.array(Caip.isAccountId, 4)),
   /** spec §3 Account profileName and profileImage: the account's name (`alice.doorway.id`) and avatar, when it has them. */
   profileName: S.optional(S.string({ min: 1, max: 255 })),
   profileImage: S.optional(S.url),
@@ -252,23 +257,22 @@ export const standardFeatures = [
 ] as const
 export type StandardFeature = (typeof standardFeatures)[number]
 /** The random 128-bit id the host chunk gives each wallet object it found. */
-const standardId = S.string({ pattern: /^[0-9a-f]{32}$/ })
+const standardId = Ids.isId
 export const bytes = (max: number): S.Schema<Uint8Array> => (x): x is Uint8Array => x instanceof Uint8Array && x.length <= max
 const standardChain = S.string({ min: 3, max: 64, pattern: /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,48}$/ })
-const standardIcon = S.string({ max: 131_072, pattern: /^data:image\/(svg\+xml|png|jpeg|webp|gif)(;base64)?,/ })
 export const standardAccount = S.object({
   address: S.string({ min: 1, max: 128 }),
   publicKey: bytes(64),
   chains: S.array(standardChain, 16),
   features: S.array(S.string({ max: 64 }), 32),
   label: S.optional(S.string({ max: 64 })),
-  icon: S.optional(standardIcon),
+  icon: S.optional(dataImage),
 })
 export type StandardAccount = S.Infer<typeof standardAccount>
 export const standardWallet = S.object({
   id: standardId,
   name: S.string({ min: 1, max: 64 }),
-  icon: standardIcon,
+  icon: dataImage,
   version: S.string({ max: 16 }),
   chains: S.array(standardChain, 16),
   /** Only the features of `standardFeatures` the wallet has. */
@@ -409,7 +413,7 @@ export type HostApi = { params: typeof hostParams; results: typeof hostResults }
  * secure-site then aborts its fetch and forgets the operation, and a late answer changes nothing.
  * Only addresses, emails and signatures cross; never a key, seed or share.
  */
-const op = S.string({ pattern: /^[0-9a-f]{32}$/ })
+const op = Ids.isId
 const evmAddress = S.string({ pattern: /^0x[0-9a-fA-F]{40}$/ })
 const hexData = S.string({ max: 262_144, pattern: /^0x[0-9a-fA-F]*$/ })
 const accountEmail = S.string({ min: 3, max: 254 })

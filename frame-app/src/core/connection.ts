@@ -11,12 +11,11 @@ import type * as Protocol from '@doorway/shared/Protocol'
 import { atom } from 'jotai'
 import { type Connector, embeddedId, walletConnectId } from './connectors/Connector.js'
 import * as Injected from './connectors/injected.js'
-import { merge } from './connectors/merge.js'
 import { configAtom } from './config.js'
 import { publishAtom } from './events.js'
 import { hostAtom, notifyAtom } from './host.js'
 import * as Storage from './storage.js'
-import { installedWalletsAtom, recentWalletsAtom, standardConnectorsAtom } from './wallets.js'
+import { installedWalletsAtom, recentWalletsAtom, standardWalletsAtom } from './wallets.js'
 
 export type Status = 'connecting' | 'connected' | 'disconnected'
 /** spec §4: connection status per namespace. */
@@ -64,12 +63,15 @@ export function toProtocol(account: Account): Protocol.Account {
   return { address: account.address, caipAddress: `${account.chainId}:${account.address}`, chainId: account.chainId }
 }
 
-/** Connectors for the wallets the host page has, recent ones first; one per wallet across namespaces. */
+/**
+ * Connectors for the wallets the host page has, recent ones first; one per wallet across namespaces
+ * once Wallet Standard wallets join (core/standardWallets.ts).
+ */
 export const connectorsAtom = atom((get) => {
   const { host } = get(hostAtom)
   if (!host) return []
   const evm = get(installedWalletsAtom).map((wallet) => Injected.fromWallet(wallet, host))
-  return merge(evm, get(standardConnectorsAtom))
+  return get(standardWalletsAtom)?.join(evm) ?? evm
 })
 
 /** The host page's wallets that connect in the namespace in use: a wallet that lacks it is not offered. */
@@ -81,15 +83,17 @@ export const offeredConnectorsAtom = atom((get) => {
 const sessionKey = 'connection'
 /** The stored connection: the connector and the namespace it was made in (it restores its other namespaces itself). */
 type Session = { namespace: Caip.Namespace; connectorId: string }
+/** The stored connection, if any (each kind of connector restores its own). */
+export const storedSession = () => Storage.read(sessionKey, isSession)
 /** The connector of the stored connection, if any: a WalletConnect one restores on its own. */
-export const storedConnectorId = () => Storage.read(sessionKey, isSession)?.connectorId
+export const storedConnectorId = () => storedSession()?.connectorId
 const isSession = (x: unknown): x is Session =>
   typeof x === 'object' &&
   x !== null &&
   (Caip.namespaces as readonly unknown[]).includes((x as Session).namespace) &&
   typeof (x as Session).connectorId === 'string'
 
-const setStatus = atom(null, (get, set, status: Status, namespace: Caip.Namespace = get(activeNamespaceAtom)) =>
+export const setStatusAtom = atom(null, (get, set, status: Status, namespace: Caip.Namespace = get(activeNamespaceAtom)) =>
   set(statusAtom, (s) => ({ ...s, [namespace]: status })),
 )
 
@@ -99,7 +103,7 @@ const setStatus = atom(null, (get, set, status: Status, namespace: Caip.Namespac
  */
 export const connectAtom = atom(null, async (get, set, connector: Connector, chainId?: Caip.ChainId) => {
   const namespace = chainId ? namespaceOf(chainId) : get(activeNamespaceAtom)
-  set(setStatus, 'connecting', namespace)
+  set(setStatusAtom, 'connecting', namespace)
   try {
     if (namespace === 'eip155') {
       const address = firstAccount(await connector.request({ method: 'eth_requestAccounts' }))
@@ -109,7 +113,7 @@ export const connectAtom = atom(null, async (get, set, connector: Connector, cha
     if (!connector.connect || !chainId) throw Errors.chainNotSupported()
     set(establishAtom, { account: { connector, ...(await connector.connect(namespace, chainId)) }, restored: false })
   } catch (error) {
-    set(setStatus, 'disconnected', namespace)
+    set(setStatusAtom, 'disconnected', namespace)
     throw error
   }
 })
@@ -123,7 +127,7 @@ export const establishAtom = atom(null, (_get, set, options: { account: Account;
   const { account, others = [], restored } = options
   for (const each of [...others, account]) {
     set(accountAtom, each)
-    set(setStatus, 'connected', namespaceOf(each.chainId))
+    set(setStatusAtom, 'connected', namespaceOf(each.chainId))
   }
   set(activeNamespaceAtom, namespaceOf(account.chainId))
   Storage.write(sessionKey, { namespace: namespaceOf(account.chainId), connectorId: account.connector.id } satisfies Session)
@@ -139,14 +143,14 @@ export const establishAtom = atom(null, (_get, set, options: { account: Account;
  * wallet answers or the deadline passes.
  */
 export const restoreAtom = atom(null, async (get, set) => {
-  const session = Storage.read(sessionKey, isSession)
+  const session = storedSession()
   // WalletConnect, the embedded wallet and Wallet Standard wallets restore on their own
-  // (features/walletConnect/walletConnect.ts, features/embedded/embedded.ts, features/solana/standard.ts).
+  // (features/walletConnect/walletConnect.ts, features/embedded/embedded.ts, core/standardWallets.ts).
   if (!session || session.namespace !== 'eip155' || get(accountAtom)) return
   if (session.connectorId === walletConnectId || session.connectorId === embeddedId) return
   const connector = get(connectorsAtom).find((c) => c.id === session.connectorId)
   if (get(statusAtom).eip155 !== 'connecting') {
-    set(setStatus, 'connecting', 'eip155')
+    set(setStatusAtom, 'connecting', 'eip155')
     setTimeout(() => get(statusAtom).eip155 === 'connecting' && !get(accountsAtom).eip155 && set(forgetAtom), restoreDeadlineMs)
   }
   if (!connector) return
@@ -159,25 +163,6 @@ export const restoreAtom = atom(null, async (get, set) => {
     set(forgetAtom)
   }
 })
-/**
- * spec §4 start-up sync for a Wallet Standard wallet: once the SDK's chunk has listed the page's
- * wallets, the stored one reconnects silently (its own connect answers without a prompt once this
- * site is trusted), or the connection is forgotten.
- */
-export const restoreStandardAtom = atom(null, async (get, set) => {
-  const session = Storage.read(sessionKey, isSession)
-  if (!session || session.namespace !== 'solana' || get(accountsAtom).solana) return
-  const connector = get(connectorsAtom).find((c) => c.id === session.connectorId)
-  const chainId = get(configAtom)?.networks.find((n) => namespaceOf(n.caipNetworkId) === 'solana')?.caipNetworkId
-  if (!connector?.connect || !chainId) return
-  set(setStatus, 'connecting', 'solana')
-  try {
-    set(establishAtom, { account: { connector, ...(await connector.connect('solana', chainId, { silent: true })) }, restored: true })
-  } catch {
-    set(forgetAtom)
-  }
-})
-
 /** How long a stored connection waits for its wallet to be announced again. */
 export const restoreDeadlineMs = 3_000
 
@@ -208,23 +193,6 @@ export const disconnectAtom = atom(null, async (get, set) => {
 /** Provider events from the host wallet in use (spec §4: accounts resync, chain change). */
 export const walletEventAtom = atom(null, (get, set, event: Protocol.WalletEvent) => {
   if (get(accountsAtom).eip155?.connector.hostUuid === event.uuid) set(accountEventAtom, event)
-})
-
-/** A Wallet Standard wallet's accounts changed: none left is a disconnect of its namespace (spec §4 resync). */
-export const standardEventAtom = atom(null, (get, set, event: { id: string; accounts: readonly Protocol.StandardAccount[] }) => {
-  const account = get(accountsAtom).solana
-  if (!account || account.connector.standardId !== event.id) return
-  if (event.accounts.length === 0) {
-    set(accountsAtom, ({ solana: _gone, ...rest }) => rest)
-    set(setStatus, 'disconnected', 'solana')
-    return Object.keys(get(accountsAtom)).length ? undefined : (set(forgetAtom), set(notifyAtom, { type: 'disconnect' }))
-  }
-  const [first] = event.accounts
-  if (!first || event.accounts.some((a) => a.address === account.address)) return
-  const next = { ...account, address: first.address }
-  set(accountAtom, next)
-  set(notifyAtom, { type: 'accountChanged', account: toProtocol(next) })
-  set(publishAtom, { type: 'accountChanged', account: next })
 })
 
 /** A wallet event without the host's uuid: what every connector reports. */

@@ -7,10 +7,11 @@ import * as Storage from './storage.js'
 
 export const hostWalletsAtom = atom<readonly Protocol.WalletInfo[]>([])
 /**
- * Connectors for the host page's Wallet Standard (Solana) wallets, once the SDK's chunk for them has
- * reported some (host/connect.ts builds them with the lazy connectors/standard.ts).
+ * The host page's Wallet Standard (Solana) wallets, once the SDK's chunk for them has reported some:
+ * how their connectors join the EVM ones. Set by core/standardWallets.ts, a lazy chunk, so the first
+ * chunk holds no Wallet Standard code.
  */
-export const standardConnectorsAtom = atom<readonly Connector[]>([])
+export const standardWalletsAtom = atom<{ join(evm: readonly Connector[]): Connector[] } | undefined>(undefined)
 
 const recentKey = 'recentWallets'
 const recentBaseAtom = atom<readonly string[]>(Storage.read(recentKey, isStringList) ?? [])

@@ -13,19 +13,21 @@ import { flushSync } from 'react-dom'
 import { raiseAlertAtom } from '../core/alerts.js'
 import { configAtom, hostOriginAtom } from '../core/config.js'
 import { embeddedId, walletConnectId } from '../core/connectors/Connector.js'
-import { restoreAtom, restoreStandardAtom, standardEventAtom, statusAtom, storedConnectorId, walletEventAtom } from '../core/connection.js'
+import { restoreAtom, statusAtom, storedConnectorId, walletEventAtom } from '../core/connection.js'
 import { hostAtom } from '../core/host.js'
 import { closeModalAtom, homeAtom, openModalAtom } from '../core/modal.js'
-import { hostWalletsAtom, standardConnectorsAtom } from '../core/wallets.js'
+import { hostWalletsAtom } from '../core/wallets.js'
 import { restoreEmbeddedAtom } from '../features/embedded/embedded.js'
 import { secureStatusAtom } from '../features/embedded/secure.js'
 import { restoreWalletConnectAtom } from '../features/walletConnect/walletConnect.js'
 import { loadEmailLogin, loadSocialLogin } from '../views/Connect/Connect.js'
 import { featureOf } from '../views/View.js'
 import { modalStateAtom } from './modalState.js'
-import * as Requests from './requests.js'
 
 type Store = ReturnType<typeof createStore>
+
+/** The Solana wallets' connectors and events are a chunk of their own: an EVM-only dapp never loads it. */
+const standardWallets = () => import('../core/standardWallets.js')
 
 /** Accepts the host's port, serves the frame API on it, and lets the state notify the host through it. */
 export async function connect(options: { store: Store; log: Logger.Logger; parentOrigin: string }) {
@@ -47,6 +49,7 @@ export async function connect(options: { store: Store; log: Logger.Logger; paren
 /** The flat frame API (spec §1): what the host may ask, each answered with the modal's state. */
 function handlers(store: Store): Channel.Handlers<Protocol.FrameApi> {
   const state = () => store.get(modalStateAtom)
+  let requests: Promise<(request: Protocol.RpcRequest) => Promise<unknown>> | undefined
   return {
     init({ config, wallets }) {
       store.set(configAtom, config)
@@ -76,15 +79,11 @@ function handlers(store: Store): Channel.Handlers<Protocol.FrameApi> {
       return null
     },
     async standardWallets({ wallets }) {
-      // The Solana wallets' connectors are a chunk of their own: an EVM-only dapp never loads them.
-      const Standard = await import('../core/connectors/standard.js')
-      const { host } = store.get(hostAtom)
-      if (host) store.set(standardConnectorsAtom, wallets.map((wallet) => Standard.fromWallet(wallet, host)))
-      void store.set(restoreStandardAtom)
+      void store.set((await standardWallets()).reportWalletsAtom, wallets)
       return null
     },
-    standardEvent(event) {
-      store.set(standardEventAtom, event)
+    async standardEvent(event) {
+      store.set((await standardWallets()).standardEventAtom, event)
       return null
     },
     async editNetworks(edit) {
@@ -92,7 +91,8 @@ function handlers(store: Store): Channel.Handlers<Protocol.FrameApi> {
       store.set(editNetworksAtom, edit)
       return state()
     },
-    request: Requests.create(store),
+    // The dapp's EIP-1193 (and Doorway wallet) requests are a chunk of their own: the first one loads it.
+    request: async (params) => (await (requests ??= import('./requests.js').then((Requests) => Requests.create(store))))(params),
     async open({ view, arguments: args }) {
       const feature = view && featureOf(view)
       const config = store.get(configAtom)

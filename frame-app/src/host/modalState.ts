@@ -6,7 +6,7 @@
 import type * as Protocol from '@doorway/shared/Protocol'
 import * as S from '@doorway/shared/Schema'
 import { atom } from 'jotai'
-import { accountAtom, activeStatusAtom, toProtocol } from '../core/connection.js'
+import { accountAtom, accountsAtom, activeStatusAtom, toProtocol } from '../core/connection.js'
 import { loadingAtom, openAtom } from '../core/modal.js'
 import { routeAtom } from '../core/router.js'
 import { accountIdentityAtom, type Identity } from '../features/names/names.js'
@@ -14,12 +14,14 @@ import { accountIdentityAtom, type Identity } from '../features/names/names.js'
 export const modalStateAtom = atom<Protocol.ModalState>((get) => {
   const account = get(accountAtom)
   const identity = get(accountIdentityAtom)
+  const accounts = Object.values(get(accountsAtom)).map((a) => toProtocol(a).caipAddress)
   return {
     open: get(openAtom),
     view: get(routeAtom).view,
     loading: get(loadingAtom),
     status: get(activeStatusAtom),
     ...(account && toProtocol(account)),
+    ...(accounts.length && { accounts }),
     ...(identity.status === 'ready' && identity.identity && profileOf(identity.identity)),
   }
 })

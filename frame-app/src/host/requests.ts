@@ -2,7 +2,8 @@
  * The dapp's EIP-1193 requests (from `modal.getProvider()`), routed to the connected connector.
  * Disconnected: eth_accounts is [], eth_chainId is the picked network, eth_requestAccounts and
  * wallet_requestPermissions open the modal and wait for a connection (closing the modal rejects with
- * 4001); account methods fail with 4100 and everything else with 4900.
+ * 4001); account methods fail with 4100 and everything else with 4900. `solana_*` methods are the SDK
+ * Doorway wallet's, answered for the Solana account (host/solanaRequests.ts).
  */
 import * as Caip from '@doorway/shared/Caip'
 import * as Errors from '@doorway/shared/Errors'
@@ -21,6 +22,8 @@ type Store = ReturnType<typeof createStore>
 
 export function create(store: Store) {
   return async function request({ method, params }: Protocol.RpcRequest): Promise<unknown> {
+    // The SDK's Doorway wallet asks for the Solana account (host/solanaRequests.ts, a chunk of its own).
+    if (method.startsWith('solana_')) return import('./solanaRequests.js').then((Solana) => Solana.request(store, method, params, connectThroughModal))
     // The dapp's EIP-1193 provider speaks for the EVM account only, whichever namespace the modal shows.
     const account = evmAccount(store)
     if (method === 'eth_chainId') {
@@ -67,9 +70,10 @@ function configured(store: Store, params: Protocol.RpcRequest['params']) {
   return store.get(configAtom)?.networks.find((n) => typeof chainId === 'string' && Caip.eip155Hex(n.caipNetworkId) === chainId.toLowerCase())
 }
 
-/** Opens the modal for the person to pick a wallet; settles when they connect or close it. */
-function connectThroughModal(store: Store): Promise<string[]> {
-  store.set(openModalAtom)
+/** Opens the modal for the person to pick a wallet of `namespace`; settles when they connect one or close it. */
+function connectThroughModal(store: Store, namespace: Caip.Namespace = 'eip155'): Promise<string[]> {
+  // Connected in another namespace, opening would show Account: Connect offers the wallets of this one.
+  store.set(openModalAtom, namespace === 'eip155' ? undefined : { view: 'Connect' })
   store.set(notifyAtom, { type: 'show' })
   return new Promise((resolve, reject) => {
     const stop = () => {
@@ -77,7 +81,7 @@ function connectThroughModal(store: Store): Promise<string[]> {
       unsubscribeOpen()
     }
     const unsubscribeAccount = store.sub(accountsAtom, () => {
-      const account = evmAccount(store)
+      const account = store.get(accountsAtom)[namespace]
       if (!account) return
       stop()
       resolve([account.address])

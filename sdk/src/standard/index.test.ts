@@ -91,7 +91,8 @@ function start() {
   const log = { warn: vi.fn() }
   const lifetime = new AbortController()
   lifetimes.push(lifetime)
-  const request = Standard.start(call as never, log, lifetime.signal)
+  const modal = { getState: () => ({ open: false, view: 'Connect' as const, loading: false, status: 'disconnected' as const }), subscribe: () => () => {} }
+  const request = Standard.start(call as never, log, lifetime.signal, [{ caipNetworkId: 'solana:CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3' }] as never, modal)
   const sent = () => call.mock.calls.filter(([method]) => method === 'standardWallets').map(([, params]) => (params as { wallets: Protocol.StandardWallet[] }).wallets)
   return { call, log, lifetime, request, sent }
 }

@@ -11,6 +11,7 @@ import type * as Logger from '@doorway/shared/Logger'
 import * as Protocol from '@doorway/shared/Protocol'
 import type * as S from '@doorway/shared/Schema'
 import type * as Frame from '../internal/frame.js'
+import type { Modal } from '../types.js'
 import * as Serialise from './serialise.js'
 
 export type { Wallet } from './serialise.js'
@@ -26,9 +27,17 @@ const usable = ({ chains, features }: Wallet) =>
 
 /**
  * Finds the page's wallets and tells the frame each time the list changes (and once now); answers the
- * frame's `standardRequest` with what it returns. `signal` (destroy()) removes every listener.
+ * frame's `standardRequest` with what it returns. Registers the modal itself as the Doorway wallet
+ * (doorway.ts), which it never offers back to the frame. `signal` (destroy()) removes every listener.
  */
-export function start(call: Call, log: Pick<Logger.Logger, 'warn'>, signal: AbortSignal): Request {
+export function start(
+  call: Call,
+  log: Pick<Logger.Logger, 'warn'>,
+  signal: AbortSignal,
+  networks: readonly Protocol.Network[],
+  modal: Pick<Modal, 'getState' | 'subscribe'>,
+): Request {
+  let own: Wallet | undefined
   // A random 128-bit id per wallet object, in the order they registered.
   const ids = new Map<Wallet, string>()
   // Answers to our app-ready arrive at once and go out with the first list; later ones are news.
@@ -40,12 +49,12 @@ export function start(call: Call, log: Pick<Logger.Logger, 'warn'>, signal: Abor
       return info && Protocol.standardWallet(info) ? [info] : (log.warn('ignored wallet', id), [])
     })
   const register = (...wallets: Wallet[]) => {
-    const added = wallets.filter((wallet) => !ids.has(wallet) && usable(wallet))
+    const added = wallets.filter((wallet) => wallet !== own && !ids.has(wallet) && usable(wallet))
     for (const wallet of added) ids.set(wallet, Ids.random())
     if (added.length) send()
     return () => {
       for (const wallet of added) ids.delete(wallet)
-      send()
+      if (added.length) send()
     }
   }
   window.addEventListener(
@@ -56,6 +65,10 @@ export function start(call: Call, log: Pick<Logger.Logger, 'warn'>, signal: Abor
   window.dispatchEvent(new CustomEvent('wallet-standard:app-ready', { detail: { register } }))
   late = true
   send()
+  // The Doorway wallet is a chunk of its own (sdk/vite.config.ts), fetched beside this one.
+  import('./doorway.js')
+    .then((Doorway) => Doorway.start(call, networks, modal, signal, (wallet) => (own = wallet)))
+    .catch(log.warn)
   return relay(ids, call, log, signal)
 }
 

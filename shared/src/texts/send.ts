@@ -39,6 +39,9 @@ export const sendText = {
   pending: 'Pending',
   confirmed: 'Confirmed',
   failed: 'Failed on chain',
+  // issue 23: a Solana transfer dropped because its blockhash grew too old before it landed
+  expired: 'Expired',
+  expiredDetail: 'It never landed: its blockhash grew too old first, so nothing was sent. Try again to send it anew.',
   done: 'Done',
   // issue 8: clear errors for open({ view: 'Send', arguments }) (our own, not in the spec)
   badArgument: 'Invalid Send argument `{name}`: {reason}',

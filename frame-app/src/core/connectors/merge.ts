@@ -1,7 +1,6 @@
 /**
- * One connector per wallet across namespaces (docs/architecture.md §4). In the first chunk: the
- * Wallet Standard connectors themselves (connectors/standard.ts) load only once the host's chunk
- * reports such wallets.
+ * One connector per wallet across namespaces (docs/architecture.md §4). Only needed once the host's
+ * chunk reports Wallet Standard wallets, so it loads with their connectors (core/standardWallets.ts).
  */
 import type { Connector } from './Connector.js'
 

@@ -3,7 +3,7 @@
  * Its features are called through the host (`standardRequest`), which swaps in the wallet's own account
  * object; bytes cross as Uint8Array, and every answer is checked here before use.
  */
-import type * as Caip from '@doorway/shared/Caip'
+import * as Caip from '@doorway/shared/Caip'
 import * as Errors from '@doorway/shared/Errors'
 import * as Protocol from '@doorway/shared/Protocol'
 import * as S from '@doorway/shared/Schema'
@@ -14,13 +14,7 @@ import type { Connector, SolanaSigner } from './Connector.js'
 const walletTimeoutMs = 300_000
 
 /** Wallet Standard names clusters; the frame names networks by CAIP-2 (notes: solana:localnet is the local chain). */
-export const clusters: Record<string, string> = {
-  '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': 'solana:mainnet',
-  EtWTRABZaYq6iMfeYKouRu166VU2xqa1: 'solana:devnet',
-  '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z': 'solana:testnet',
-}
-/** The wallet's chain name for a CAIP-2 network: any other solana network is the local one. */
-export const clusterOf = (chainId: Caip.ChainId) => clusters[chainId.split(':')[1]!] ?? 'solana:localnet'
+export const clusterOf = (chainId: Caip.ChainId): string => Caip.solanaCluster(chainId)
 
 const connected = S.object({ accounts: S.array(Protocol.standardAccount, 16) })
 const signedTransaction = S.object({ signedTransaction: Protocol.bytes(1232 + 64 * 16) })

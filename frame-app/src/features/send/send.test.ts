@@ -11,7 +11,7 @@ import type { Balance, Profile } from '../../api/client.js'
 import type { Connector } from '../../core/connectors/Connector.js'
 import { balanceRefreshAtom } from '../balances/balance.js'
 import { configAtom } from '../../core/config.js'
-import { accountAtom } from '../../core/connection.js'
+import { accountAtom, activeNamespaceAtom } from '../../core/connection.js'
 import { type Host, hostAtom } from '../../core/host.js'
 import { historyAtom } from '../../core/router.js'
 import type { Route } from '../../core/routes.js'
@@ -25,6 +25,7 @@ import {
   resetSendAtom,
   resolveNameAtom,
   sendAtom,
+  sendAgainAtom,
   sendErrorAtom,
   sendTokenAtom,
   setAmountAtom,
@@ -33,8 +34,9 @@ import {
   transactionsAtom,
 } from './send.js'
 import { toastAtom } from '../../core/toasts.js'
+import * as Namespaces from '../namespaces/registry.js'
 import { tokensAtom } from '../balances/tokens.js'
-import { eth, points, usdc, usdcContract } from '../balances/balances.testing.js'
+import { eth, icon, points, usdc, usdcContract } from '../balances/balances.testing.js'
 
 const sender = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const receiver = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -101,16 +103,17 @@ beforeEach(() => {
 afterEach(() => {
   vi.clearAllTimers()
   vi.useRealTimers()
+  vi.restoreAllMocks()
 })
 
 /**
  * A store connected with a fake wallet on `chainId`, holding `balances`, with the Send flow open.
  * `events` is what the frame told the host; `calls(method)` the params of each wallet request of it.
  */
-function setup(options: { chainId?: Caip.ChainId; accountType?: Connector['accountType']; balances?: Balance[]; wallet?: Answers } = {}) {
+function setup(options: { chainId?: Caip.ChainId; address?: string; accountType?: Connector['accountType']; balances?: Balance[]; wallet?: Answers } = {}) {
   const store = createStore()
   const answers: Answers = { ...walletAnswers, ...options.wallet }
-  const request = vi.fn(async ({ method, params }: Protocol.RpcRequest) => {
+  const request = vi.fn(async ({ method, params }: Protocol.RpcRequest, _chainId?: Caip.ChainId) => {
     const answer = answers[method]
     if (!answer) throw Errors.unsupportedMethod()
     return answer(params)
@@ -120,7 +123,7 @@ function setup(options: { chainId?: Caip.ChainId; accountType?: Connector['accou
   const call = async (method: string, params: unknown) => void (method === 'event' && events.push(params as Protocol.FrameEvent))
   store.set(configAtom, config)
   store.set(hostAtom, { host: { call } as unknown as Host, warn: () => {} })
-  store.set(accountAtom, { connector, address: sender, chainId: options.chainId ?? 'eip155:31337' })
+  store.set(accountAtom, { connector, address: options.address ?? sender, chainId: options.chainId ?? 'eip155:31337' })
   store.set(tokensAtom, { status: 'ready', balances: options.balances ?? [eth, usdc], lastFailure: null })
   store.set(historyAtom, flow)
   const calls = (method: string) => request.mock.calls.filter(([r]) => r.method === method).map(([r]) => r.params)
@@ -435,6 +438,106 @@ describe('sendTokenAtom', () => {
     expect(store.get(sendErrorAtom)).toBe(sendText.timedOut)
     await expect(store.set(sendTokenAtom)).resolves.toEqual({ status: 'sent', hash })
     expect(store.get(sendErrorAtom)).toBeUndefined()
+  })
+})
+
+/**
+ * Another namespace's network, the active one, with an account on it: its path is its runtime's
+ * (features/namespaces/registry.ts), loaded as the chunk of that namespace.
+ */
+function onNetwork(chainId: Caip.ChainId, options: { address: string; balances: Balance[]; wallet?: Answers; native: Protocol.Network['nativeCurrency'] }) {
+  const s = setup({ chainId, address: options.address, balances: options.balances, wallet: options.wallet })
+  const network = { caipNetworkId: chainId, name: 'Other', nativeCurrency: options.native, rpcUrl: 'http://node.test/api', testnet: true }
+  s.store.set(configAtom, { ...config, networks: [...config.networks, network] })
+  s.store.set(activeNamespaceAtom, chainId.split(':')[0] as Caip.Namespace)
+  return s
+}
+
+describe('sendTokenAtom, other namespaces', () => {
+  const bitcoin = 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328' as const
+  const bitcoinSender = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080'
+  const bitcoinReceiver = 'bcrt1q9vza2e8x573nczrlzms0wvx3gsqjx7vavgkx0l'
+  const btc: Balance = { name: 'Bitcoin', symbol: 'BTC', chainId: bitcoin, price: 60_000, value: 600, quantity: { decimals: '8', numeric: '0.01' }, iconUrl: icon }
+  const txid = 'cd'.repeat(32)
+  const onBitcoin = (wallet: Answers = { sendTransfer: () => ({ txid }) }) =>
+    onNetwork(bitcoin, { address: bitcoinSender, balances: [btc], wallet, native: { name: 'Bitcoin', symbol: 'BTC', decimals: 8 } })
+
+  test("behavior: a Bitcoin send is its runtime's: the fee in sats, then sendTransfer on its chain, with the EVM path's steps (spec §4, §8)", async () => {
+    const { store, request, events } = onBitcoin()
+    fill(store, btc, '0.00025', bitcoinReceiver)
+    // The node's fee rates are not found: 1 sat/vB for the 141 vB payment.
+    await store.set(estimateFeeAtom)
+    expect(store.get(estimateAtom)).toEqual({ status: 'ready', gas: 141n, abi: 'erc20' })
+    expect(store.get(sendAtom)).toMatchObject({ gasPrice: 1n, gasPriceInUSD: (141 / 1e8) * 60_000, networkBalanceInUSD: 600 })
+    await expect(store.set(sendTokenAtom)).resolves.toEqual({ status: 'sent', hash: txid })
+    expect(request.mock.calls.map(([r, chainId]) => [r.method, r.params, chainId])).toEqual([
+      ['sendTransfer', { account: bitcoinSender, recipientAddress: bitcoinReceiver, amount: '25000' }, bitcoin],
+    ])
+    expect(store.get(toastAtom).toast).toMatchObject({ variant: 'success', message: 'Transaction started' })
+    expect(events).toContainEqual({ type: 'result', result: { status: 'sent', hash: txid, chainId: bitcoin } })
+    expect(store.get(historyAtom)).toEqual([{ view: 'Account' }, { view: 'SendResult', hash: txid, chainId: bitcoin }])
+    expect(store.get(transactionsAtom)).toEqual({ [txid]: 'pending' })
+  })
+
+  test("error: a refused Bitcoin payment is 'Something went wrong' with the wallet's reason, and resets", async () => {
+    const { store } = onBitcoin({ sendTransfer: () => Promise.reject(new Error('Insufficient funds')) })
+    fill(store, btc, '0.00025', bitcoinReceiver)
+    await store.set(estimateFeeAtom)
+    await expect(store.set(sendTokenAtom)).resolves.toEqual({ status: 'failed' })
+    expect(store.get(toastAtom).toast).toMatchObject({ variant: 'error', message: core.somethingWentWrong, detail: 'Insufficient funds' })
+    expect(store.get(sendAtom)).toMatchObject(emptyForm)
+  })
+
+  test("error: a failed Solana send is 'Failed to send transaction. Please try again.' with the reason (spec §8)", async () => {
+    const solana = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' as const
+    const mint = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'
+    const spl: Balance = { name: 'USD Coin', symbol: 'USDC', chainId: solana, address: `${solana}:${mint}`, price: 1, value: 10, quantity: { decimals: '6', numeric: '10' }, iconUrl: icon }
+    // The test wallet has no Solana signer: the Solana chunk refuses before building anything.
+    const { store, request } = onNetwork(solana, { address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', balances: [spl], native: { name: 'Solana', symbol: 'SOL', decimals: 9 } })
+    fill(store, spl, '1', 'HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH')
+    await expect(store.set(sendTokenAtom)).resolves.toEqual({ status: 'failed' })
+    expect(store.get(toastAtom).toast).toMatchObject({ variant: 'error', message: errors.sendTransactionFailed, detail: Errors.unsupportedMethod().message })
+    expect(request).not.toHaveBeenCalled()
+  })
+
+  test('error: a failure after which nothing went out (kept) shows the §8 toast and keeps the form and the preview for Send again (issue 23)', async () => {
+    const solana = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' as const
+    const sol: Balance = { name: 'Solana', symbol: 'SOL', chainId: solana, price: 150, value: 150, quantity: { decimals: '9', numeric: '1' }, iconUrl: icon }
+    const down = new Error('The Solana node could not be reached')
+    const send = vi.fn().mockRejectedValueOnce(down).mockResolvedValueOnce({ hash: 'sig', settled: () => new Promise(() => {}) })
+    const transfer = { estimate: vi.fn().mockResolvedValue({ gas: 5000n, gasPrice: 1n }), send, failed: errors.sendTransactionFailed, kept: (error: unknown) => error === down }
+    vi.spyOn(Namespaces.registry.solana, 'load').mockResolvedValue({ signIn: vi.fn(), transfer })
+    const { store } = onNetwork(solana, { address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', balances: [sol], native: { name: 'Solana', symbol: 'SOL', decimals: 9 } })
+    fill(store, sol, '0.5', 'HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH')
+    await store.set(estimateFeeAtom)
+    await expect(store.set(sendTokenAtom)).resolves.toEqual({ status: 'kept' })
+    expect(store.get(toastAtom).toast).toMatchObject({ variant: 'error', message: errors.sendTransactionFailed, detail: down.message })
+    expect(store.get(sendErrorAtom)).toBe(down.message)
+    expect(store.get(sendAtom)).toMatchObject({ sendTokenAmount: '0.5', receiverAddress: 'HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH', loading: false })
+    await expect(store.set(sendTokenAtom)).resolves.toEqual({ status: 'sent', hash: 'sig' })
+    expect(send).toHaveBeenCalledTimes(2)
+  })
+
+  test('behavior: a transfer that expires unlanded is Expired, with the same send ready to try again (issue 23)', async () => {
+    const solana = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' as const
+    const sol: Balance = { name: 'Solana', symbol: 'SOL', chainId: solana, price: 150, value: 150, quantity: { decimals: '9', numeric: '1' }, iconUrl: icon }
+    const transfer = { estimate: vi.fn().mockResolvedValue({ gas: 5000n, gasPrice: 1n }), send: vi.fn().mockResolvedValue({ hash: 'sig', settled: async () => 'expired' as const }), failed: errors.sendTransactionFailed }
+    vi.spyOn(Namespaces.registry.solana, 'load').mockResolvedValue({ signIn: vi.fn(), transfer })
+    const { store } = onNetwork(solana, { address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', balances: [sol], native: { name: 'Solana', symbol: 'SOL', decimals: 9 } })
+    fill(store, sol, '0.5', 'HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH')
+    await store.set(estimateFeeAtom)
+    await expect(store.set(sendTokenAtom)).resolves.toEqual({ status: 'sent', hash: 'sig' })
+    await vi.waitFor(() => expect(store.get(transactionsAtom).sig).toBe('expired'))
+    expect(store.get(sendAgainAtom).sig).toEqual({ asset: 'native', amount: '0.5', to: 'HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH' })
+  })
+
+  test("error: a Polkadot network, which has no send, is 'Unsupported chain' without asking the wallet (spec §4)", async () => {
+    const polkadot = 'polkadot:91b171bb158e2d3848fa23a9f1c25182' as const
+    const dot: Balance = { name: 'Polkadot', symbol: 'DOT', chainId: polkadot, price: 5, value: 50, quantity: { decimals: '10', numeric: '10' }, iconUrl: icon }
+    const { store, request } = onNetwork(polkadot, { address: '15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5', balances: [dot], native: { name: 'Polkadot', symbol: 'DOT', decimals: 10 } })
+    fill(store, dot, '1', '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3')
+    await expect(store.set(sendTokenAtom)).rejects.toThrow(errors.unsupportedChain)
+    expect(request).not.toHaveBeenCalled()
   })
 })
 

@@ -4,24 +4,27 @@
  *
  * The person's steps write the form; the preview estimates the fee; `sendTokenAtom` asks the connected
  * wallet, whatever its connector, and then follows the transaction's receipt. Success or failure
- * resets the state (spec §4); only a wallet that never answers leaves the form as it was.
+ * resets the state (spec §4); only a wallet that never answers leaves the form as it was. The EVM path
+ * is here; another namespace's fee and transfer are its runtime's (features/namespaces/registry.ts).
  */
 import * as Caip from '@doorway/shared/Caip'
 import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
 import { core, errors, format } from '@doorway/shared/Texts'
 import { sendText } from '@doorway/shared/texts/send'
-import { atom, type Getter } from 'jotai'
+import { atom, type Getter, type Setter } from 'jotai'
 import type { Hex } from 'viem'
 import { ApiError, type Balance } from '../../api/client.js'
 import { recordPendingAtom } from '../activity/activity.js'
 import { trackAtom } from '../analytics/analytics.js'
 import { apiAtom } from '../../core/api.js'
 import { balanceRefreshAtom } from '../balances/balance.js'
-import { type Account, accountAtom, namespaceOf } from '../../core/connection.js'
+import { type Account, accountAtom } from '../../core/connection.js'
 import { notifyAtom } from '../../core/host.js'
 import { activeNetworkAtom } from '../../core/network.js'
 import { replaceFromAtom } from '../../core/router.js'
+import type { SendPrefill } from '../../core/routes.js'
+import * as Namespaces from '../namespaces/registry.js'
 import * as Rules from './sendRules.js'
 import { showToastAtom } from '../../core/toasts.js'
 import { loadTokensAtom, tokensAtom } from '../balances/tokens.js'
@@ -114,86 +117,69 @@ async function gasPrice(get: Getter, chainId: Caip.ChainId): Promise<bigint> {
 }
 
 /**
- * The fee of this send (spec §3 gasPrice, gasPriceInUSD, networkBalanceInUSD): the api's gas price
- * and a real eth_estimateGas through the wallet. An ERC-20 transfer is simulated first, which tells a
- * tether-style token (spec §9) by its empty answer and catches a refusal before the wallet asks.
+ * The fee of this send (spec §3 gasPrice, gasPriceInUSD, networkBalanceInUSD), by the namespace's
+ * runtime (features/namespaces/registry.ts); eip155, which has none, takes the EVM path below. The fee
+ * stands as gas × gasPrice in the native token's base units, so the spec §5 gas check reads every
+ * namespace's alike. An estimate the form has moved on from is dropped.
  */
 export const estimateFeeAtom = atom(null, async (get, set) => {
   const account = get(accountAtom)
-  const { token, sendTokenAmount, receiverAddress } = get(formAtom)
+  const form = get(formAtom)
+  const { token, sendTokenAmount, receiverAddress } = form
   if (!account || !token || !sendTokenAmount || !receiverAddress) return
   set(estimateAtom, { status: 'loading' })
-  if (namespaceOf(token.chainId) === 'solana') return set(estimateSolanaAtom)
-  if (namespaceOf(token.chainId) === 'bip122') return set(estimateBitcoinAtom)
+  const asked = { account, token, amount: sendTokenAmount, receiver: receiverAddress }
+  let transfer: Namespaces.Transfer | undefined
   try {
-    let abi: Rules.TokenAbi = 'erc20'
-    const request = (tokenAbi: Rules.TokenAbi) =>
-      Rules.transferRequest({ from: account.address, token, amount: sendTokenAmount, receiver: receiverAddress, abi: tokenAbi })
-    if (!Rules.isNative(token)) {
-      const { from, to, data } = request(abi)
-      const result = await account.connector.request({ method: 'eth_call', params: [{ from, to, data }, 'latest'] })
-      abi = Rules.readTransferResult(result as Hex)
-    }
-    const [price, gas] = await Promise.all([gasPrice(get, token.chainId as Caip.ChainId), estimateGas(account, request(abi))])
-    // The form may have moved on while the estimate travelled.
-    const now = get(formAtom)
-    if (now.token !== token || now.sendTokenAmount !== sendTokenAmount || now.receiverAddress !== receiverAddress) return
-    const native = nativeOf(get)
-    const fee = Number(gas * price) / 10 ** Number(native?.quantity.decimals ?? 18)
-    set(formAtom, (f) => ({ ...f, gasPrice: price, gasPriceInUSD: fee * (native?.price ?? 0), networkBalanceInUSD: native?.value }))
-    set(estimateAtom, { status: 'ready', gas, abi })
+    transfer = (await Namespaces.of(token.chainId).load()).transfer
+    const fee = transfer ? await transferFee(get, asked, transfer) : await evmFee(get, asked)
+    if (movedOn(get, form)) return
+    set(formAtom, (f) => ({ ...f, gasPrice: fee.gasPrice, ...feeInUsd(get, fee.gas * fee.gasPrice) }))
+    set(estimateAtom, { status: 'ready', gas: fee.gas, abi: fee.abi, ...(fee.rent !== undefined && { rent: fee.rent }) })
   } catch (error) {
-    set(estimateAtom, { status: 'error', message: format(sendText.feeFailed, { reason: reasonOf(error) }) })
+    // The api's or the wallet's reason is a failed EVM estimate; another chain's rule (rent, funds) is said as it is.
+    set(estimateAtom, { status: 'error', message: transfer ? reasonOf(error) : format(sendText.feeFailed, { reason: reasonOf(error) }) })
   }
 })
 
-/**
- * The Solana fee: the transaction as it would be sent, built and priced by the node; a rule the chain
- * would refuse (rent, funds) is said here, before the wallet asks. The fee stands as gas × a price of 1,
- * in lamports, so the spec §5 gas check reads it as it reads an EVM one.
- */
-const estimateSolanaAtom = atom(null, async (get, set) => {
-  const account = get(accountAtom)
-  const { token, sendTokenAmount, receiverAddress } = get(formAtom)
-  if (!account || !token || !sendTokenAmount || !receiverAddress) return
-  try {
-    const Solana = await import('../solana/SolanaSend.js')
-    const rpcUrl = get(activeNetworkAtom)?.rpcUrl
-    const built = await Solana.build({ account, rpcUrl, token, units: Rules.baseUnits(sendTokenAmount, token), receiver: receiverAddress })
-    const now = get(formAtom)
-    if (now.token !== token || now.sendTokenAmount !== sendTokenAmount || now.receiverAddress !== receiverAddress) return
-    const native = nativeOf(get)
-    const fee = Number(built.fee + built.rentLamports) / 1e9
-    set(formAtom, (f) => ({ ...f, gasPrice: 1n, gasPriceInUSD: fee * (native?.price ?? 0), networkBalanceInUSD: native?.value }))
-    set(estimateAtom, { status: 'ready', gas: built.fee + built.rentLamports, abi: 'erc20', ...(built.createsTokenAccount && { rent: built.rentLamports }) })
-  } catch (error) {
-    set(estimateAtom, { status: 'error', message: reasonOf(error) })
-  }
-})
+/** What an estimate is for: the account, and the form's token, amount and receiver. */
+type Asked = { account: Account; token: Balance; amount: string; receiver: string }
 
 /**
- * The Bitcoin fee, estimated: the wallet builds and pays it (WalletConnect sendTransfer), so the preview
- * shows what the network's 3-block rate costs for a one-input, two-output payment, in sats.
+ * The EVM fee: the api's gas price and a real eth_estimateGas through the wallet. An ERC-20 transfer is
+ * simulated first, which tells a tether-style token (spec §9) by its empty answer and catches a refusal
+ * before the wallet asks.
  */
-const estimateBitcoinAtom = atom(null, async (get, set) => {
-  const { token } = get(formAtom)
-  const rpcUrl = get(activeNetworkAtom)?.rpcUrl
-  if (!token) return
-  try {
-    if (!rpcUrl) throw Errors.chainDisconnected()
-    const response = await fetch(`${rpcUrl.replace(/\/$/, '')}/fee-estimates`, { signal: AbortSignal.timeout(10_000) })
-    const rates = (await response.json()) as Record<string, unknown>
-    const rate = typeof rates['3'] === 'number' ? rates['3'] : 1
-    const sats = BigInt(Math.ceil(rate * bitcoinPaymentVsize))
-    const native = nativeOf(get)
-    set(formAtom, (f) => ({ ...f, gasPrice: 1n, gasPriceInUSD: (Number(sats) / 1e8) * (native?.price ?? 0), networkBalanceInUSD: native?.value }))
-    set(estimateAtom, { status: 'ready', gas: sats, abi: 'erc20' })
-  } catch (error) {
-    set(estimateAtom, { status: 'error', message: reasonOf(error) })
+async function evmFee(get: Getter, { account, token, amount, receiver }: Asked): Promise<Namespaces.Fee & { abi: Rules.TokenAbi }> {
+  let abi: Rules.TokenAbi = 'erc20'
+  const request = (tokenAbi: Rules.TokenAbi) => Rules.transferRequest({ from: account.address, token, amount, receiver, abi: tokenAbi })
+  if (!Rules.isNative(token)) {
+    const { from, to, data } = request(abi)
+    const result = await account.connector.request({ method: 'eth_call', params: [{ from, to, data }, 'latest'] })
+    abi = Rules.readTransferResult(result as Hex)
   }
-})
-/** A P2WPKH payment with one input, the receiver's output and change: about 141 virtual bytes. */
-const bitcoinPaymentVsize = 141
+  const [price, gas] = await Promise.all([gasPrice(get, token.chainId as Caip.ChainId), estimateGas(account, request(abi))])
+  return { gas, gasPrice: price, abi }
+}
+
+/** Another namespace's fee, from its runtime (Solana: the transaction priced by the node; Bitcoin: the network's rate). */
+async function transferFee(get: Getter, { account, token, amount, receiver }: Asked, transfer: Namespaces.Transfer): Promise<Namespaces.Fee & { abi: Rules.TokenAbi }> {
+  const fee = await transfer.estimate({ account, rpcUrl: get(activeNetworkAtom)?.rpcUrl, token, units: Rules.baseUnits(amount, token), receiver })
+  return { ...fee, abi: 'erc20' }
+}
+
+/** The form moved on while the estimate travelled: it is for another token, amount or receiver. */
+function movedOn(get: Getter, then: Form): boolean {
+  const now = get(formAtom)
+  return now.token !== then.token || now.sendTokenAmount !== then.sendTokenAmount || now.receiverAddress !== then.receiverAddress
+}
+
+/** A fee in the native token's base units, in US dollars, with the native balance's value (spec §3). */
+function feeInUsd(get: Getter, fee: bigint): Pick<Form, 'gasPriceInUSD' | 'networkBalanceInUSD'> {
+  const native = nativeOf(get)
+  const amount = Number(fee) / 10 ** Number(native?.quantity.decimals ?? 18)
+  return { gasPriceInUSD: amount * (native?.price ?? 0), networkBalanceInUSD: native?.value }
+}
 
 /** The most the person can send of the token: the native token keeps its fee back (spec: Max). */
 export const maxAmountAtom = atom(null, async (get) => {
@@ -222,170 +208,117 @@ export const insufficientGasAtom = atom((get) => {
   return undefined
 })
 
-export type Outcome = { status: 'sent'; hash: string } | { status: 'rejected' | 'failed' | 'timedOut' | 'busy' }
+/** `kept`: nothing went out and the form stays for another try (a non-EVM transfer, issue 23). */
+export type Outcome = { status: 'sent'; hash: string } | { status: 'rejected' | 'failed' | 'timedOut' | 'kept' | 'busy' }
 
 /** Shown on the preview when the wallet did not answer in time (the form is kept). */
 export const sendErrorAtom = atom<string | undefined>(undefined)
 
 /**
- * spec §4 sendToken: the EVM path by the active chain ('Unsupported chain' otherwise), the spec §5
- * checks, then the wallet. 'Transaction started' on submission; a rejection is calm; another failure
- * is 'Something went wrong' with the wallet's reason (spec §8). Either resets the state; a wallet
- * that never answers keeps the form, so the person can try again.
+ * spec §4 sendToken: the path of the active chain's namespace ('Unsupported chain' for one that does not
+ * send), the spec §5 checks, then the wallet. 'Transaction started' on submission; a rejection is calm;
+ * another failure is the namespace's failure toast with the wallet's reason (spec §8). Either resets
+ * the state; a wallet that never answers keeps the form, so the person can try again.
  */
 export const sendTokenAtom = atom(null, async (get, set): Promise<Outcome> => {
-  const form = get(formAtom)
-  if (form.loading) return { status: 'busy' }
+  if (get(formAtom).loading) return { status: 'busy' }
   const network = get(activeNetworkAtom)
   const account = get(accountAtom)
-  const namespace = network && namespaceOf(network.caipNetworkId)
-  if (!network || !account || namespace === 'polkadot') throw new Errors.DoorwayError(errors.unsupportedChain)
-  if (namespace === 'solana') return set(sendSolanaAtom)
-  if (namespace === 'bip122') return set(sendBitcoinAtom)
+  const entry = network && Namespaces.of(network.caipNetworkId)
+  if (!network || !account || !entry || !Namespaces.sends(entry)) throw new Errors.DoorwayError(errors.unsupportedChain)
   const state = get(sendAtom)
   // spec §5; and an amount the token cannot carry (too many decimals, above the balance) never reaches the wallet.
   if (!Rules.isComplete(state) || 'error' in Rules.checkAmount(state.sendTokenAmount!, state.token!)) throw new Errors.DoorwayError(errors.invalidSendInput)
   const estimate = get(estimateAtom)
-  const abi = estimate.status === 'ready' ? estimate.abi : 'erc20'
-  const tx = Rules.transferRequest({ from: account.address, token: state.token!, amount: state.sendTokenAmount!, receiver: state.receiverAddress!, abi })
   set(formAtom, (f) => ({ ...f, loading: true }))
   set(sendErrorAtom, undefined)
   const chainId = network.caipNetworkId
+  let failed: string = core.somethingWentWrong
+  let transfer: Namespaces.Transfer | undefined
   try {
-    const hash = await account.connector.request({ method: 'eth_sendTransaction', params: [tx] })
-    if (typeof hash !== 'string' || !/^0x[\da-f]{64}$/i.test(hash)) throw new Error('The wallet answered without a transaction hash')
+    transfer = (await entry.load()).transfer
+    failed = transfer?.failed ?? failed
+    const again: SendPrefill = { asset: Rules.isNative(state.token!) ? 'native' : Rules.contractOf(state.token!), amount: state.sendTokenAmount!, to: state.receiverAddress! }
+    const submitted = transfer
+      ? await submitTransfer(set, transfer, { account, rpcUrl: network.rpcUrl, token: state.token!, units: Rules.baseUnits(state.sendTokenAmount!, state.token!), receiver: state.receiverAddress! }, again)
+      : await submitEvm(set, account, state, estimate.status === 'ready' ? estimate.abi : 'erc20', chainId)
     // The Activity tab shows it at once as pending, until the api lists it.
     const { name, symbol, iconUrl } = state.token!
-    set(recordPendingAtom, { hash, chainId, from: account.address, to: state.receiverAddress!, token: { name, symbol, iconUrl }, amount: state.sendTokenAmount! })
+    set(recordPendingAtom, { hash: submitted.hash, chainId, from: account.address, to: state.receiverAddress!, token: { name, symbol, iconUrl }, amount: state.sendTokenAmount! })
     set(showToastAtom, { variant: 'success', message: errors.transactionStarted })
-    set(notifyAtom, { type: 'result', result: { status: 'sent', hash, chainId } })
-    void set(trackAtom, 'SEND_SUCCESS', { network: chainId, token: state.token!.symbol, amount: state.sendTokenAmount })
-    set(resetSendAtom)
-    set(replaceFromAtom, 'Send', { view: 'SendResult', hash: hash as Hex, chainId })
-    void set(trackTransactionAtom, hash as Hex, chainId)
-    return { status: 'sent', hash: hash as Hex }
-  } catch (error) {
-    set(formAtom, (f) => ({ ...f, loading: false }))
-    if (error instanceof Errors.DoorwayError && error.message === core.requestTimedOut) {
-      set(sendErrorAtom, sendText.timedOut)
-      return { status: 'timedOut' }
-    }
-    const rejected = (error as { code?: unknown } | null)?.code === Errors.codes.userRejected
-    if (rejected) set(showToastAtom, { variant: 'info', message: sendText.rejected })
-    else {
-      set(showToastAtom, { variant: 'error', message: core.somethingWentWrong, detail: reasonOf(error) })
-      void set(trackAtom, 'SEND_ERROR', { network: chainId, message: reasonOf(error) })
-    }
-    set(resetSendAtom)
-    set(replaceFromAtom, 'Send', { view: 'Send' })
-    return { status: rejected ? 'rejected' : 'failed' }
-  }
-})
-
-/**
- * spec §4 sendToken, the Solana path: the same steps and toasts as the EVM path; a failure is
- * 'Failed to send transaction. Please try again.' (spec §8) with the reason (rent, expiry, funds).
- */
-const sendSolanaAtom = atom(null, async (get, set): Promise<Outcome> => {
-  const network = get(activeNetworkAtom)!
-  const account = get(accountAtom)!
-  const state = get(sendAtom)
-  if (!Rules.isComplete(state) || 'error' in Rules.checkAmount(state.sendTokenAmount!, state.token!)) throw new Errors.DoorwayError(errors.invalidSendInput)
-  set(formAtom, (f) => ({ ...f, loading: true }))
-  set(sendErrorAtom, undefined)
-  const chainId = network.caipNetworkId
-  const token = state.token!
-  try {
-    const Solana = await import('../solana/SolanaSend.js')
-    const units = Rules.baseUnits(state.sendTokenAmount!, token)
-    const { signature, confirmed } = await Solana.send({ account, rpcUrl: network.rpcUrl, token, units, receiver: state.receiverAddress! })
-    const { name, symbol, iconUrl } = token
-    set(recordPendingAtom, { hash: signature, chainId, from: account.address, to: state.receiverAddress!, token: { name, symbol, iconUrl }, amount: state.sendTokenAmount! })
-    set(showToastAtom, { variant: 'success', message: errors.transactionStarted })
-    set(notifyAtom, { type: 'result', result: { status: 'sent', hash: signature, chainId } })
+    set(notifyAtom, { type: 'result', result: { status: 'sent', hash: submitted.hash, chainId } })
     void set(trackAtom, 'SEND_SUCCESS', { network: chainId, token: symbol, amount: state.sendTokenAmount })
     set(resetSendAtom)
-    set(replaceFromAtom, 'Send', { view: 'SendResult', hash: signature, chainId })
-    set(transactionsAtom, (t) => ({ ...t, [signature]: 'pending' }))
-    const settle = (status: TransactionStatus) => {
-      set(transactionsAtom, (t) => ({ ...t, [signature]: status }))
-      set(balanceRefreshAtom, (n) => n + 1)
-      void set(loadTokensAtom, { force: true })
-    }
-    confirmed().then(() => settle('confirmed'), () => settle('failed'))
-    return { status: 'sent', hash: signature }
+    set(replaceFromAtom, 'Send', { view: 'SendResult', hash: submitted.hash, chainId })
+    submitted.follow()
+    return { status: 'sent', hash: submitted.hash }
   } catch (error) {
-    set(formAtom, (f) => ({ ...f, loading: false }))
-    const rejected = (error as { code?: unknown } | null)?.code === Errors.codes.userRejected
-    if (rejected) set(showToastAtom, { variant: 'info', message: sendText.rejected })
-    else {
-      set(showToastAtom, { variant: 'error', message: errors.sendTransactionFailed, detail: reasonOf(error) })
-      void set(trackAtom, 'SEND_ERROR', { network: chainId, message: reasonOf(error) })
-    }
-    set(resetSendAtom)
-    set(replaceFromAtom, 'Send', { view: 'Send' })
-    return { status: rejected ? 'rejected' : 'failed' }
+    return set(sendFailedAtom, error, failed, chainId, transfer?.kept?.(error) ?? false)
   }
+})
+
+/** A transfer the wallet took: its hash, and how to follow it to its receipt. */
+type Submitted = { hash: string; follow(): void }
+
+/** The EVM path: eth_sendTransaction with the token ABI the estimate chose, followed by its receipt. */
+async function submitEvm(set: Setter, account: Account, state: Rules.SendState, abi: Rules.TokenAbi, chainId: Caip.ChainId): Promise<Submitted> {
+  const tx = Rules.transferRequest({ from: account.address, token: state.token!, amount: state.sendTokenAmount!, receiver: state.receiverAddress!, abi })
+  const hash = await account.connector.request({ method: 'eth_sendTransaction', params: [tx] })
+  if (typeof hash !== 'string' || !/^0x[\da-f]{64}$/i.test(hash)) throw new Error('The wallet answered without a transaction hash')
+  return { hash, follow: () => void set(trackTransactionAtom, hash as Hex, chainId) }
+}
+
+/** Another namespace's path: its runtime sends (features/namespaces), and says when the chain decided. */
+async function submitTransfer(set: Setter, transfer: Namespaces.Transfer, request: Namespaces.TransferRequest, again: SendPrefill): Promise<Submitted> {
+  const sent = await transfer.send(request)
+  return { hash: sent.hash, follow: () => void set(followAtom, sent, again) }
+}
+
+/**
+ * spec §4, §8: a send that failed resets the state, unless the wallet never answered or nothing went out
+ * (`kept`, issue 23): then the form stays with the reason, and Send tries again.
+ */
+const sendFailedAtom = atom(null, (_get, set, error: unknown, failed: string, chainId: Caip.ChainId, kept: boolean): Outcome => {
+  set(formAtom, (f) => ({ ...f, loading: false }))
+  if (error instanceof Errors.DoorwayError && error.message === core.requestTimedOut) {
+    set(sendErrorAtom, sendText.timedOut)
+    return { status: 'timedOut' }
+  }
+  if (kept) {
+    set(showToastAtom, { variant: 'error', message: failed, detail: reasonOf(error) })
+    void set(trackAtom, 'SEND_ERROR', { network: chainId, message: reasonOf(error) })
+    set(sendErrorAtom, reasonOf(error))
+    return { status: 'kept' }
+  }
+  const rejected = (error as { code?: unknown } | null)?.code === Errors.codes.userRejected
+  if (rejected) set(showToastAtom, { variant: 'info', message: sendText.rejected })
+  else {
+    set(showToastAtom, { variant: 'error', message: failed, detail: reasonOf(error) })
+    void set(trackAtom, 'SEND_ERROR', { network: chainId, message: reasonOf(error) })
+  }
+  set(resetSendAtom)
+  set(replaceFromAtom, 'Send', { view: 'Send' })
+  return { status: rejected ? 'rejected' : 'failed' }
 })
 
 /**
- * The Bitcoin path (WalletConnect bip122 sendTransfer): the payment account's wallet picks the coins,
- * signs and broadcasts; the frame follows the txid on the network's Esplora API until it is mined.
+ * Follows another namespace's transfer until its chain decides; then the balances are read again. One
+ * that expired unlanded keeps what was sent, for the result's Try again (issue 23).
  */
-const sendBitcoinAtom = atom(null, async (get, set): Promise<Outcome> => {
-  const network = get(activeNetworkAtom)!
-  const account = get(accountAtom)!
-  const state = get(sendAtom)
-  if (!Rules.isComplete(state) || 'error' in Rules.checkAmount(state.sendTokenAmount!, state.token!)) throw new Errors.DoorwayError(errors.invalidSendInput)
-  set(formAtom, (f) => ({ ...f, loading: true }))
-  const chainId = network.caipNetworkId
-  try {
-    const amount = String(Rules.baseUnits(state.sendTokenAmount!, state.token!))
-    const params = { account: account.address, recipientAddress: state.receiverAddress!, amount }
-    const answer = (await account.connector.request({ method: 'sendTransfer', params }, chainId)) as { txid?: unknown } | null
-    const txid = answer?.txid
-    if (typeof txid !== 'string' || !/^[\da-f]{64}$/i.test(txid)) throw new Error('The wallet answered without a transaction id')
-    const { name, symbol, iconUrl } = state.token!
-    set(recordPendingAtom, { hash: txid, chainId, from: account.address, to: state.receiverAddress!, token: { name, symbol, iconUrl }, amount: state.sendTokenAmount! })
-    set(showToastAtom, { variant: 'success', message: errors.transactionStarted })
-    set(notifyAtom, { type: 'result', result: { status: 'sent', hash: txid, chainId } })
-    set(resetSendAtom)
-    set(replaceFromAtom, 'Send', { view: 'SendResult', hash: txid, chainId })
-    void set(trackBitcoinAtom, txid, network.rpcUrl)
-    return { status: 'sent', hash: txid }
-  } catch (error) {
-    set(formAtom, (f) => ({ ...f, loading: false }))
-    const rejected = (error as { code?: unknown } | null)?.code === Errors.codes.userRejected
-    set(showToastAtom, rejected ? { variant: 'info', message: sendText.rejected } : { variant: 'error', message: core.somethingWentWrong, detail: reasonOf(error) })
-    set(resetSendAtom)
-    set(replaceFromAtom, 'Send', { view: 'Send' })
-    return { status: rejected ? 'rejected' : 'failed' }
-  }
+const followAtom = atom(null, async (_get, set, sent: Namespaces.Sent, again: SendPrefill) => {
+  set(transactionsAtom, (t) => ({ ...t, [sent.hash]: 'pending' }))
+  const status = await sent.settled()
+  if (status === 'expired') set(sendAgainAtom, (a) => ({ ...a, [sent.hash]: again }))
+  set(transactionsAtom, (t) => ({ ...t, [sent.hash]: status }))
+  set(balanceRefreshAtom, (n) => n + 1)
+  await set(loadTokensAtom, { force: true })
 })
 
-/** Follows a Bitcoin payment on Esplora (GET /tx/:id/status) until mined, then reads balances again. */
-const trackBitcoinAtom = atom(null, async (_get, set, txid: string, esploraUrl: string | undefined) => {
-  set(transactionsAtom, (t) => ({ ...t, [txid]: 'pending' }))
-  const deadline = Date.now() + Constants.receiptWaitMs
-  const poll = async () => {
-    const status = esploraUrl
-      ? await fetch(`${esploraUrl.replace(/\/$/, '')}/tx/${txid}/status`, { signal: AbortSignal.timeout(10_000) })
-          .then((r) => (r.ok ? (r.json() as Promise<{ confirmed?: unknown }>) : null))
-          .catch(() => null)
-      : null
-    if (status?.confirmed === true) {
-      set(transactionsAtom, (t) => ({ ...t, [txid]: 'confirmed' }))
-      set(balanceRefreshAtom, (n) => n + 1)
-      return set(loadTokensAtom, { force: true })
-    }
-    setTimeout(() => void poll(), Date.now() < deadline ? receiptPollMs : Constants.pendingTransactionPollMs)
-  }
-  await poll()
-})
-
-export type TransactionStatus = 'pending' | 'confirmed' | 'failed'
+export type TransactionStatus = 'pending' | 'confirmed' | 'failed' | 'expired'
 /** The transactions sent from this modal, by hash, as their receipts tell. */
 export const transactionsAtom = atom<Record<string, TransactionStatus>>({})
+/** By hash, an expired transfer's token, amount and receiver: the Send route that tries it again. */
+export const sendAgainAtom = atom<Record<string, SendPrefill>>({})
 
 // While a receipt is awaited (spec §9 receipt wait 25 s) the wallet is asked every second; after that
 // the transaction stays pending and is checked every pending-poll interval (spec §9: 30 s).

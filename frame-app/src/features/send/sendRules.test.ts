@@ -1,3 +1,4 @@
+import type * as Caip from '@doorway/shared/Caip'
 import { decodeFunctionData, encodeAbiParameters, parseAbi } from 'viem'
 import { describe, expect, test } from 'vitest'
 import type { Balance, Profile } from '../../api/client.js'
@@ -230,6 +231,18 @@ describe('parseReceiver', () => {
     ['a non-ASCII letter', 'alicé'],
   ])('error: %s is receiverInvalid', (_, text) => {
     expect(Rules.parseReceiver(text)).toEqual({ kind: 'invalid', error: 'receiverInvalid' })
+  })
+
+  // Each namespace's own rule (features/namespaces/registry.ts); the text is trimmed first.
+  test.each<[Caip.Namespace, string, Rules.Receiver]>([
+    ['solana', ' 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM ', { kind: 'address', address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM' }],
+    ['solana', sender, { kind: 'invalid', error: 'receiverInvalidSolana' }],
+    ['solana', 'alice.doorway.id', { kind: 'invalid', error: 'receiverInvalidSolana' }],
+    ['bip122', ' bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq ', { kind: 'address', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' }],
+    ['bip122', sender, { kind: 'invalid', error: 'receiverInvalidBitcoin' }],
+    ['bip122', '   ', { kind: 'empty' }],
+  ])('param: on %s, %j reads as its namespace says', (namespace, text, result) => {
+    expect(Rules.parseReceiver(text, namespace)).toEqual(result)
   })
 })
 

@@ -6,9 +6,9 @@
 import * as Address from '@doorway/shared/Address'
 import * as Caip from '@doorway/shared/Caip'
 import * as Format from '@doorway/shared/Format'
-import * as Name from '@doorway/shared/Name'
 import { decodeFunctionResult, encodeFunctionData, getAddress, type Hex, parseUnits, toHex } from 'viem'
 import type { Balance, Profile } from '../../api/client.js'
+import * as Namespaces from '../namespaces/registry.js'
 
 /** spec §3 Send state, exactly. Amounts are decimal strings in whole units; gasPrice is wei per gas. */
 export type SendState = {
@@ -84,38 +84,17 @@ export function hasInsufficientGas(options: { nativeBalance: bigint; fee: bigint
   return nativeBalance === 0n || fee > nativeBalance
 }
 
-export type Receiver =
-  | { kind: 'empty' }
-  | { kind: 'address'; address: string }
-  | { kind: 'name'; name: string }
-  | { kind: 'invalid'; error: 'receiverInvalid' | 'receiverChecksum' | 'receiverInvalidSolana' | 'receiverInvalidBitcoin' }
+export type Receiver = Namespaces.Receiver
 
 /**
- * A typed receiver: an EVM address (spec §5: 40 hex digits, optional 0x), shown with its EIP-55
- * checksum, or a name to resolve. A mixed-case address must carry a valid checksum: a wrong one is
- * almost always a typo.
+ * A typed receiver, read by the rule of the account's namespace (spec §5 Address formats,
+ * features/namespaces/registry.ts): an EVM address with its EIP-55 checksum, or a name to resolve;
+ * a Solana or Bitcoin address.
  */
 export function parseReceiver(text: string, namespace: Caip.Namespace = 'eip155'): Receiver {
   const value = text.trim()
-  if (!value) return { kind: 'empty' }
-  // spec §5: a Solana address is 32 to 44 base58 characters; names resolve to EVM addresses only.
-  if (namespace === 'solana') return Address.isSolanaAddress(value) ? { kind: 'address', address: value } : { kind: 'invalid', error: 'receiverInvalidSolana' }
-  if (namespace === 'bip122') return bitcoinAddress.test(value) ? { kind: 'address', address: value } : { kind: 'invalid', error: 'receiverInvalidBitcoin' }
-  if (Address.isEvmAddress(value)) {
-    const hex = value.replace(/^0x/, '')
-    const address = getAddress(`0x${hex.toLowerCase()}`)
-    const mixed = hex !== hex.toLowerCase() && hex !== hex.toUpperCase()
-    if (mixed && address.slice(2) !== hex) return { kind: 'invalid', error: 'receiverChecksum' }
-    return { kind: 'address', address }
-  }
-  // (isEvmAddress narrows a string that is no address to never)
-  const name = value as string
-  if (Name.isNameReference(name)) return { kind: 'name', name: name.toLowerCase() }
-  return { kind: 'invalid', error: 'receiverInvalid' }
+  return value ? Namespaces.registry[namespace].receiver(value) : { kind: 'empty' }
 }
-
-/** A Bitcoin address: bech32 (bc1, tb1, bcrt1) or base58 (P2PKH, P2SH, testnet); the wallet checks the rest. */
-const bitcoinAddress = /^((bc1|tb1|bcrt1)[02-9ac-hj-np-z]{8,87}|[123mn][1-9A-HJ-NP-Za-km-z]{25,34})$/
 
 /** ENSIP-11 coin type of an EVM chain; 60 (SLIP-44 ether) is the address on every EVM chain. */
 const evmCoinType = (chainId: number) => String((0x80000000 | chainId) >>> 0)

@@ -76,7 +76,10 @@ function connector(options: { decline?: boolean; signer?: typeof wallet } = {}) 
 }
 
 /** A store on a fake host that runs the dapp's functions as the SDK does (sdk/src/internal/siwx.ts). */
-function setup(options: { siwx?: object; flags?: Partial<NonNullable<Protocol.Config['siwx']>>; decline?: boolean; hang?: boolean } = {}) {
+/** Another namespace's network, address and wallet to connect instead of the EVM test wallet. */
+type Chain = { network: Protocol.Network; address: string; connector: Connector }
+
+function setup(options: { siwx?: object; flags?: Partial<NonNullable<Protocol.Config['siwx']>>; decline?: boolean; hang?: boolean; chain?: Chain } = {}) {
   const store = createStore()
   // As the app does (src/wire.ts): sign-in follows the core's connection events.
   wireSignIn(store)
@@ -93,12 +96,13 @@ function setup(options: { siwx?: object; flags?: Partial<NonNullable<Protocol.Co
   store.set(hostAtom, { host: { call } as never, warn: () => {} })
   store.set(hostOriginAtom, 'https://dapp.example')
   const siwx = { siwe: false, signMessage: false, signOutOnDisconnect: true, required: false, ...options.flags }
-  store.set(configAtom, { basic: false, embedded: false, networks: [network], siwx } as unknown as Protocol.Config)
+  store.set(configAtom, { basic: false, embedded: false, networks: [options.chain?.network ?? network], siwx } as unknown as Protocol.Config)
   const wallet_ = connector({ decline: options.decline })
   /** The person connects the wallet in a connect view. */
   const connect = async () => {
     store.set(openModalAtom)
-    store.set(establishAtom, { account: { connector: wallet_.connector, address: wallet.address, chainId }, restored: false })
+    const { connector, address, network: { caipNetworkId } } = options.chain ?? { connector: wallet_.connector, address: wallet.address, network }
+    store.set(establishAtom, { account: { connector, address, chainId: caipNetworkId }, restored: false })
     store.set(connectedHomeAtom)
     await settled(store)
   }
@@ -257,6 +261,36 @@ describe('sign-in on connect (spec §4)', () => {
     await settled(store)
     expect(store.get(openAtom)).toBe(true)
     expect(store.get(routeAtom).view).toBe('SIWXSignMessage')
+  })
+})
+
+describe('sign-in in other namespaces (features/namespaces)', () => {
+  const polkadot = 'polkadot:91b171bb158e2d3848fa23a9f1c25182' as const
+  const address = '15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5'
+
+  test("behavior: a Polkadot account signs with polkadot_signMessage on its chain; the dapp keeps the wallet's hex signature", async () => {
+    const signature = `0x${'ab'.repeat(64)}`
+    const request = vi.fn(async () => ({ id: 1, signature }))
+    const connector: Connector = { id: 'walletConnect', name: 'WalletConnect', type: 'WALLET_CONNECT', namespaces: ['polkadot'], request }
+    const { siwx, sessions } = dappSiwx({ addSession: async (session) => void sessions.push(session) })
+    const chain = { network: { ...network, caipNetworkId: polkadot, name: 'Polkadot' }, address, connector }
+    const { store, connect } = setup({ siwx, chain })
+    await connect()
+    await store.set(Flow.signAtom)
+    expect(request).toHaveBeenCalledWith({ method: 'polkadot_signMessage', params: { address, message: expect.stringContaining(address) } }, polkadot)
+    expect(sessions.map((s) => s.signature)).toEqual([signature])
+    expect(store.get(signInAtom)).toEqual({ step: 'idle' })
+  })
+
+  test('error: a Solana account whose wallet cannot sign Solana messages fails to sign, without asking personal_sign', async () => {
+    const request = vi.fn(async () => '0x00')
+    const connector: Connector = { id: 'x', name: 'X', type: 'ANNOUNCED', namespaces: ['solana'], request }
+    const chain = { network: { ...network, caipNetworkId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' as const, name: 'Solana' }, address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', connector }
+    const { store, connect } = setup({ chain })
+    await connect()
+    await store.set(Flow.signAtom)
+    expect(store.get(signInAtom)).toEqual({ step: 'ready', required: true, error: siwxText.signFailed })
+    expect(request).not.toHaveBeenCalled()
   })
 })
 

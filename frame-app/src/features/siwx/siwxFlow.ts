@@ -12,12 +12,11 @@ import { siwxText } from '@doorway/shared/texts/siwx'
 import * as Protocol from '@doorway/shared/Protocol'
 import * as S from '@doorway/shared/Schema'
 import { atom, type Getter, type Setter } from 'jotai'
-import { base58 } from '@scure/base'
-import { personalSign } from '../../core/connectors/personalSign.js'
 import { configAtom, hostOriginAtom } from '../../core/config.js'
 import { type Account, accountAtom, disconnectAtom, toProtocol } from '../../core/connection.js'
 import { hostAtom, notifyAtom } from '../../core/host.js'
 import { closeModalAtom, openAtom } from '../../core/modal.js'
+import * as Namespaces from '../namespaces/registry.js'
 import { resetAtom } from '../../core/router.js'
 import { type Session, sessionAtom, signInAtom, signViewAtom } from './siwx.js'
 import { showToastAtom } from '../../core/toasts.js'
@@ -208,24 +207,14 @@ export const signAtom = atom(null, async (get, set) => {
   set(closeModalAtom)
 })
 
+/** The dapp's own signMessage when it gave one; otherwise the wallet, in its namespace's format (features/namespaces). */
 async function sign(get: Getter, account: Account, message: string): Promise<string> {
   if (get(configAtom)?.siwx?.signMessage) {
     const args = { message, chainId: account.chainId, accountAddress: account.address }
     return call(get, 'signMessage', [args], S.string({ min: 1, max: 65_536 }), signTimeoutMs)
   }
-  // Sign In With Solana: the wallet signs the message's UTF-8 bytes (ed25519); the signature goes base58, as Solana writes them.
-  const solana = account.connector.solana
-  if (account.chainId.startsWith('solana:') && solana) return base58.encode(await solana.signMessage(new TextEncoder().encode(message), account))
-  // Polkadot over WalletConnect: the wallet signs the text as polkadot.js signRaw does and answers hex.
-  if (account.chainId.startsWith('polkadot:')) return polkadotSign(account, message)
-  return personalSign(account, message)
-}
-
-async function polkadotSign(account: Account, message: string): Promise<string> {
-  const answer = await account.connector.request({ method: 'polkadot_signMessage', params: { address: account.address, message } }, account.chainId)
-  const signature = (answer as { signature?: unknown } | null)?.signature
-  if (typeof signature !== 'string' || !/^0x[0-9a-fA-F]{128,130}$/.test(signature)) throw new Error('The wallet answered without a signature')
-  return signature
+  const runtime = await Namespaces.of(account.chainId).load()
+  return runtime.signIn(account, message)
 }
 
 /** spec §4: cancelling disconnects when sign-in is required, otherwise closes (connected, without a session). */

@@ -3,13 +3,23 @@ import * as Errors from '@doorway/shared/Errors'
 import { walletConnectText } from '@doorway/shared/texts/walletConnect'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { createStore } from 'jotai'
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type * as WalletConnect from './walletConnectConnector.js'
 import { alertAtom } from '../../core/alerts.js'
 import { configAtom, hostOriginAtom } from '../../core/config.js'
 import { accountAtom, activeStatusAtom } from '../../core/connection.js'
-import { alertKey, relayTimeoutMs } from './walletConnect.js'
+import { relayTimeoutMs, restoreWalletConnectAtom } from './walletConnect.js'
+import { alertKey } from './walletConnectClient.js'
 import { cancelPairingAtom, pairAtom, pairingAtom, refreshPairingAtom } from './walletConnectPairing.js'
+
+// Storage picks its backend when imported and Node has no localStorage: the frame's cookie path on a fake jar.
+const jar = await vi.hoisted(async () => {
+  const { cookieJar } = await import('../../core/cookieJar.testing.js')
+  const jar = cookieJar()
+  vi.stubGlobal('document', jar)
+  return jar
+})
+afterAll(() => vi.unstubAllGlobals())
 
 const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 
@@ -47,6 +57,7 @@ function setup() {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 beforeEach(() => {
+  jar.cookies.clear()
   fake.attempts.length = 0
   fake.aborts = 0
   fake.creates = 0
@@ -145,6 +156,60 @@ describe('pairing (issue 5, spec §9)', () => {
     await done
     expect(store.get(pairingAtom)).toEqual({ status: 'idle' })
     expect(store.get(accountAtom)).toBeNull()
+    expect(store.get(activeStatusAtom)).toBe('disconnected')
+  })
+})
+
+describe('session events (spec §4)', () => {
+  async function paired() {
+    const store = setup()
+    const done = store.set(pairAtom)
+    await tick()
+    fake.attempts[0]!.resolve()
+    await done
+    const emit = (event: WalletConnect.Event) => fake.listeners.forEach((listener) => listener(event))
+    return { store, emit }
+  }
+
+  test('behavior: the session follows its wallet: accounts, chain, then disconnect', async () => {
+    const { store, emit } = await paired()
+    emit({ type: 'accountsChanged', accounts: ['eip155:31337:0x70997970C51812dc3A010C7d01b50e0d17dc79C8'] })
+    expect(store.get(accountAtom)?.address).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8')
+    emit({ type: 'chainChanged', chainId: 'eip155:1' })
+    expect(store.get(accountAtom)?.chainId).toBe('eip155:1')
+    emit({ type: 'disconnect' })
+    expect(store.get(accountAtom)).toBeNull()
+    expect(store.get(activeStatusAtom)).toBe('disconnected')
+  })
+
+  test('error: a relay error raises its alert, connected or not', async () => {
+    const { store, emit } = await paired()
+    emit({ type: 'error', error: new Error('Unauthorized: invalid key') })
+    expect(store.get(alertAtom)?.key).toBe('projectIdInvalid')
+    expect(store.get(activeStatusAtom)).toBe('connected')
+  })
+})
+
+describe('restoreWalletConnectAtom (spec §4)', () => {
+  test('behavior: a stored session is connecting at once, then connected again without a pairing', async () => {
+    const first = setup()
+    const done = first.set(pairAtom)
+    await tick()
+    fake.attempts[0]!.resolve()
+    await done
+    const store = setup()
+    const restoring = store.set(restoreWalletConnectAtom)
+    expect(store.get(activeStatusAtom)).toBe('connecting')
+    await restoring
+    expect(store.get(accountAtom)).toMatchObject({ address, chainId: 'eip155:31337', connector: { name: 'Test Wallet' } })
+    expect(store.get(activeStatusAtom)).toBe('connected')
+    expect(fake.attempts).toHaveLength(1)
+  })
+
+  test('behavior: without a stored session nothing loads', async () => {
+    const store = setup()
+    await store.set(restoreWalletConnectAtom)
+    expect(fake.creates).toBe(0)
     expect(store.get(activeStatusAtom)).toBe('disconnected')
   })
 })

@@ -1,7 +1,7 @@
 /**
  * The WalletConnect connector (docs/architecture.md §9): @walletconnect/universal-provider in the frame. This
- * module is a lazy chunk (the provider is most of its weight); `walletConnect.ts` loads it in the
- * background once the frame is idle, so choosing WalletConnect only waits for the relay.
+ * module is a lazy chunk (the provider is most of its weight); `walletConnectClient.ts` loads it, in the
+ * background once the frame is idle (walletConnect.ts), so choosing WalletConnect only waits for the relay.
  *
  * The session lives in the frame's storage (walletConnectStorage.ts), so a reload restores it without
  * a new pairing. Verify and telemetry are the SDK's own calls to hosted services; local and test builds

@@ -1,6 +1,6 @@
 /**
  * The pairing shown by ConnectingWalletConnect (its URI, expiry and outcome), through the connector
- * that walletConnect.ts loads. Only that view imports it, so it loads with the view.
+ * that walletConnectClient.ts loads. Only that view imports it, so it loads with the view.
  *
  * spec §9 pairing: lifetime 4 minutes; a pairing within 10 s of its expiry is replaced by a fresh one;
  * the check runs every retry interval (1 s).
@@ -10,7 +10,8 @@ import * as Errors from '@doorway/shared/Errors'
 import { walletConnectText } from '@doorway/shared/texts/walletConnect'
 import { atom } from 'jotai'
 import { type Wallet, rememberWalletAtom } from '../catalogue/catalogue.js'
-import { adoptSessionAtom, clientSlotAtom, loadWalletConnectAtom, providerErrorAtom, relayTimeoutMs } from './walletConnect.js'
+import { relayTimeoutMs } from './walletConnect.js'
+import { adoptSessionAtom, clientSlotAtom, loadWalletConnectAtom, providerErrorAtom } from './walletConnectClient.js'
 
 export type Pairing =
   | { status: 'idle' }

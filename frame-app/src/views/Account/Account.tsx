@@ -3,7 +3,6 @@ import { format, ui } from '@doorway/shared/Texts'
 import { accountText } from '@doorway/shared/texts/account'
 import { embeddedText } from '@doorway/shared/texts/embedded'
 import { namesText } from '@doorway/shared/texts/names'
-import type * as Caip from '@doorway/shared/Caip'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { loadable } from 'jotai/utils'
@@ -18,6 +17,7 @@ import { configAtom } from '../../core/config.js'
 import { accountAtom, activeNamespaceAtom, disconnectAtom } from '../../core/connection.js'
 import { closeModalAtom } from '../../core/modal.js'
 import { accountIdentityAtom, refreshIdentityAtom } from '../../features/names/names.js'
+import * as Namespaces from '../../features/namespaces/registry.js'
 import { activeNetworkAtom } from '../../core/network.js'
 import { pushAtom } from '../../core/router.js'
 import { useCopy } from '../../components/useCopy.js'
@@ -40,7 +40,7 @@ export function Account() {
   return (
     <div className="stack">
       {account ? (
-        <Identity address={account.address} walletImageUrl={account.connector.imageUrl} email={account.connector.user?.email} />
+        <Identity address={account.address} walletImageUrl={account.connector.imageUrl} email={account.connector.user?.email} unread={Namespaces.registry[namespace].balances ? undefined : network?.name} />
       ) : (
         <>
           <Placeholder>{accountText.notConnected}</Placeholder>
@@ -50,8 +50,8 @@ export function Account() {
         </>
       )}
       {account && <Actions features={config.features} />}
-      {/* Names point at EVM addresses (the name service's): another namespace's account has none to choose. */}
-      {account && namespace === 'eip155' && <ChooseName />}
+      {/* Names point at the addresses of some namespaces (EVM's, spec §7): another namespace's account has none to choose. */}
+      {account && Namespaces.registry[namespace].names && <ChooseName />}
       {config.enableNetworkSwitch && (
         <button type="button" className="list-button" onClick={() => push({ view: 'Networks' })}>
           <span>{accountText.network}</span>
@@ -103,16 +103,19 @@ function Lazy({ view: View }: { view: ComponentType }) {
   )
 }
 
+type IdentityProps = { address: string; walletImageUrl?: string | undefined; email?: string | undefined; unread?: string | undefined }
+
 /**
  * The account's name (spec §3 profileName) and avatar (profileImage, else the wallet's icon) over its
- * address (truncated, with copy), and the native balance.
+ * address (truncated, with copy), and the native balance; `unread` names a network whose namespace's
+ * balances the frame does not read (features/namespaces/registry.ts), which is said instead.
  */
-function Identity({ address, walletImageUrl, email }: { address: string; walletImageUrl?: string | undefined; email?: string | undefined }) {
+function Identity({ address, walletImageUrl, email, unread }: IdentityProps) {
   const balance = useAtomValue(balanceAtom)
   const named = useAccountName()
   const copy = useCopy()
   const data = balance.state === 'hasData' ? balance.data : undefined
-  const text = data?.state === 'ready' ? data.formatted : data?.state === 'notSupported' ? format(accountText.balanceNotSupported, { network: data.network }) : undefined
+  const text = unread !== undefined ? format(accountText.balanceNotSupported, { network: unread }) : data?.state === 'ready' ? data.formatted : undefined
   return (
     <div className="identity">
       {named?.imageUrl ? <img className="identity-avatar" src={named.imageUrl} alt="" width={56} height={56} /> : <WalletIcon src={walletImageUrl} size={56} />}
@@ -123,7 +126,7 @@ function Identity({ address, walletImageUrl, email }: { address: string; walletI
       </div>
       {email && <p className="muted identity-email">{email}</p>}
       <p className="balance" aria-label={accountText.balance}>
-        {balance.state === 'loading' ? <span className="spinner" aria-hidden="true" /> : (text ?? accountText.balanceUnavailable)}
+        {balance.state === 'loading' && unread === undefined ? <span className="spinner" aria-hidden="true" /> : (text ?? accountText.balanceUnavailable)}
       </p>
     </div>
   )
@@ -152,22 +155,11 @@ function ChooseName() {
 // The view each wallet feature of walletFeaturesOrder opens (spec §1).
 const featureViews = { onramp: 'OnRamp', swaps: 'Swap', receive: 'Receive', send: 'Send' } as const
 
-/** The wallet features in walletFeaturesOrder, each only when its feature is on. */
-/**
- * The wallet features each namespace has (issue 23): swaps and buying are EVM's (the api quotes an EVM
- * exchange and the onramp delivers on EVM chains); Solana and Bitcoin send; Polkadot only receives.
- */
-const namespaceFeatures: Record<Caip.Namespace, readonly Protocol.Features['walletFeaturesOrder'][number][]> = {
-  eip155: ['onramp', 'swaps', 'receive', 'send'],
-  solana: ['receive', 'send'],
-  bip122: ['receive', 'send'],
-  polkadot: ['receive'],
-}
-
+/** The wallet features in walletFeaturesOrder, each only when its feature is on and the namespace has it (issue 23). */
 function Actions({ features }: { features: Protocol.Features }) {
   const push = useSetAtom(pushAtom)
   const namespace = useAtomValue(activeNamespaceAtom)
-  const shown = features.walletFeaturesOrder.filter((feature) => features[feature] && namespaceFeatures[namespace].includes(feature))
+  const shown = features.walletFeaturesOrder.filter((feature) => features[feature] && Namespaces.registry[namespace].features.includes(feature))
   if (!shown.length) return null
   return (
     <nav className="actions" aria-label={accountText.actions}>

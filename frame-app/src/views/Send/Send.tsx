@@ -16,7 +16,7 @@ import { Placeholder } from '../../components/Placeholder.js'
 import { TokenRow } from '../../components/TokenRow.js'
 import { type PrefillState, usePrefill } from '../../components/usePrefill.js'
 import { configAtom } from '../../core/config.js'
-import { accountAtom } from '../../core/connection.js'
+import { accountAtom, namespaceOf } from '../../core/connection.js'
 import { pushAtom } from '../../core/router.js'
 import type { RouteOf } from '../../core/routes.js'
 import { chooseTokenAtom, draftAtom, sendAtom, setAmountAtom, setReceiverAtom } from '../../features/send/send.js'
@@ -89,7 +89,7 @@ function useSendPrefill(prefill: Prefill | undefined): PrefillState {
       store.set(chooseTokenAtom, token)
       store.set(draftAtom, { amount: prefill.amount ?? '', receiver: prefill.to ?? '' })
       const amount = prefill.amount === undefined ? undefined : Rules.checkAmount(prefill.amount, token)
-      const receiver = prefill.to === undefined ? undefined : Rules.parseReceiver(prefill.to)
+      const receiver = prefill.to === undefined ? undefined : Rules.parseReceiver(prefill.to, namespaceOf(account.chainId))
       store.set(pushAtom, { view: 'SendAmount' })
       if (!amount || 'error' in amount) return { state: 'done' }
       store.set(setAmountAtom, amount.amount)

@@ -45,7 +45,7 @@ export function SendPreview() {
     const leaveConfirm = () => store.get(routeAtom).view === 'SendConfirm' && store.set(popAtom)
     try {
       const outcome = await store.set(sendTokenAtom)
-      if (outcome.status === 'timedOut') leaveConfirm()
+      if (outcome.status === 'timedOut' || outcome.status === 'kept') leaveConfirm()
     } catch (error) {
       leaveConfirm()
       setThrown((error as Error).message)
