@@ -1,15 +1,13 @@
-// The Solana library chunk of the frame (issue 23): every text a Solana balance, send, confirmation or
-// history shows. A section of the text catalogue (../Texts.ts) in a module of its own: only the Solana
+// The Solana library chunk of the frame (issue 23): every text a Solana send or its confirmation
+// shows. A section of the text catalogue (../Texts.ts) in a module of its own: only the Solana
 // chunk carries it. The spec's own texts are taken from the catalogue, never copied, so they stay verbatim.
 import { errors } from '../Texts.js'
 
 export const solanaText = {
   // spec §5 Solana validation message
   invalidSend: errors.invalidSendInput,
-  // spec §8 Solana send failure, and the balance toast
+  // spec §8 Solana send failure
   sendFailed: errors.sendTransactionFailed,
-  balanceUnavailable: errors.tokenBalanceUnavailable,
-  historyUnavailable: errors.fetchTransactionsFailed,
   native: { name: 'Solana', symbol: 'SOL' },
   // Our own (the spec is silent): why a send cannot be made or did not land.
   rpcUnavailable: 'The Solana network did not answer. Check your connection and try again.',

@@ -64,22 +64,6 @@ export class RpcUnavailableError extends DoorwayError {
   }
 }
 
-/** spec §8 'Token Balance Unavailable': balances could not be read (the cause says why). */
-export class BalanceUnavailableError extends DoorwayError {
-  override readonly name = 'SolanaBalanceUnavailableError'
-  constructor(cause: unknown) {
-    super(solanaText.balanceUnavailable, { cause })
-  }
-}
-
-/** spec §8 'Failed to fetch transactions': the account's history could not be read (the cause says why). */
-export class HistoryUnavailableError extends DoorwayError {
-  override readonly name = 'SolanaHistoryUnavailableError'
-  constructor(cause: unknown) {
-    super(solanaText.historyUnavailable, { cause })
-  }
-}
-
 /** spec §8 'Failed to send transaction. Please try again.': a send failed for a reason with no text of its own. */
 export class SendFailedError extends DoorwayError {
   override readonly name = 'SolanaSendFailedError'

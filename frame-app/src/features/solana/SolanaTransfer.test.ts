@@ -2,7 +2,6 @@ import * as SolanaTokens from '@doorway/devnet/solana/tokens'
 import { getAssociatedTokenAddressSync } from '@solana/spl-token'
 import { Keypair, PublicKey } from '@solana/web3.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import * as SolanaBalances from './SolanaBalances.js'
 import * as SolanaConfirm from './SolanaConfirm.js'
 import { ExpiredError, InsufficientFundsError, InvalidSendError, RentError, SendFailedError } from './SolanaErrors.js'
 import * as SolanaRpc from './SolanaRpc.js'
@@ -28,7 +27,13 @@ async function land(built: SolanaTransfer.Built, signer = sender) {
   return SolanaConfirm.confirm(setup.rpc, signature, built.lastValidBlockHeight, { intervalMs: 10 })
 }
 const rentExempt = (size: number) => setup.rpc.call('getMinimumBalanceForRentExemption', [size], (x): x is number => typeof x === 'number').then(BigInt)
-const tokensOf = async (owner: string) => (await SolanaBalances.read(setup.rpc, owner)).tokens.find((t) => t.mint === dusd.mint)?.amount ?? 0n
+/** What the node says `owner` holds of DUSD (its token accounts of that mint, summed). */
+async function tokensOf(owner: string): Promise<bigint> {
+  const parsed = { commitment: 'confirmed', encoding: 'jsonParsed' }
+  const held = (x: unknown): x is { value: { account: { data: { parsed: { info: { tokenAmount: { amount: string } } } } } }[] } => typeof x === 'object' && x !== null
+  const { value } = await setup.rpc.call('getTokenAccountsByOwner', [owner, { mint: dusd.mint }, parsed], held)
+  return value.reduce((sum, { account }) => sum + BigInt(account.data.parsed.info.tokenAmount.amount), 0n)
+}
 
 describe('sol', () => {
   test('behavior: a SOL send lands; the sender pays amount and fee, the receiver gets the amount', async () => {
