@@ -4,6 +4,8 @@
  * chain, as a block explorer would; the receivers are fresh addresses of the test mnemonic.
  */
 import type { FrameLocator, Page } from '@playwright/test'
+import jsQR from 'jsqr'
+import { PNG } from 'pngjs'
 import * as SolanaKeys from '@doorway/devnet/solana/keys'
 import * as SolanaTokens from '@doorway/devnet/solana/tokens'
 import { urls } from '@doorway/devnet/stack'
@@ -93,12 +95,33 @@ test.describe('a Wallet Standard wallet', () => {
     ])
   })
 
-  test('behavior: a SOL send to a fresh address lands with exactly that amount', async ({ page }) => {
+  test('behavior: a SOL send to a fresh address lands with exactly that amount and shows in Activity', async ({ page }) => {
     const frame = await connectSolana(page)
     const to = freshAddress()
     await send(page, frame, { token: /^Solana/, amount: '0.25', to })
     await approve(page, frame)
     await expect.poll(() => lamports(to)).toBe(250_000_000n)
+    // The api indexes the local Solana chain as it does anvil: the send is in the account's Activity.
+    await openView(page, 'Account')
+    await frame.getByRole('tablist', { name: 'Account sections' }).getByRole('tab', { name: 'Activity' }).click()
+    // The local Solana network names no explorer, so its entries are list items rather than links.
+    const sent = frame.getByRole('listitem').filter({ hasText: `To ${to.slice(0, 4)}…${to.slice(-4)}` })
+    await expect(sent).toContainText('Sent')
+    await expect(sent).toContainText('-0.250 SOL')
+  })
+
+  test('behavior: Receive shows the Solana address as a QR that decodes to it, on the Solana networks only', async ({ page }) => {
+    const frame = await connectSolana(page)
+    await frame.getByRole('navigation', { name: 'Wallet actions' }).getByRole('button', { name: 'Receive' }).click()
+    const qr = frame.getByRole('img', { name: 'QR code of your address' })
+    await expect(qr).toBeVisible()
+    const image = PNG.sync.read(await qr.screenshot())
+    expect(jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data).toBe(devSolana)
+    await expect(frame.getByLabel('Your address', { exact: true })).toHaveText(devSolana)
+    const networks = frame.getByRole('region', { name: 'Networks this address receives on' })
+    await expect(networks).toContainText('Solana Local')
+    await expect(networks).not.toContainText('Anvil')
+    await expectAccessible(page)
   })
 
   test('behavior: a DUSD send to a fresh address opens its token account, says so in the preview, and lands', async ({ page }) => {
