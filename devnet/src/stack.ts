@@ -16,6 +16,8 @@ export const ports = {
   esplora: port('DOORWAY_ESPLORA_PORT', 8794),
   /** The Solana chain (solana/rpc.ts): JSON-RPC over litesvm, its websocket on the next port (8900). */
   solana: port('DOORWAY_SOLANA_PORT', 8899),
+  /** The social providers' stand-in (oidc/provider.ts): Google, Apple, GitHub, X, Discord and Facebook on oidc-provider. */
+  oidc: port('DOORWAY_OIDC_PORT', 8795),
   smtp: port('DOORWAY_SMTP_PORT', 2525),
   mail: port('DOORWAY_MAIL_PORT', 8025),
 }
@@ -31,6 +33,7 @@ export const urls = {
   onramp: `http://127.0.0.1:${ports.onramp}`,
   solana: `http://127.0.0.1:${ports.solana}`,
   esplora: `http://127.0.0.1:${ports.esplora}`,
+  oidc: `http://127.0.0.1:${ports.oidc}`,
   /** The mail sink's read API: GET /messages?to=ADDRESS. */
   mail: `http://127.0.0.1:${ports.mail}`,
 }

@@ -11,10 +11,12 @@ import * as Api from '@doorway/api/server'
 import * as SiwxServer from '@doorway/examples/siwx-server/server'
 import * as SecureServer from '@doorway/secure-site/server/main'
 import * as SecureLimits from '@doorway/secure-site/server/limits'
+import * as SocialProviders from '@doorway/secure-site/server/social/providers'
 import * as SecureSecrets from '@doorway/secure-site/server/secrets'
 import * as SecureStorage from '@doorway/secure-site/server/storage/Storage'
 import * as Anvil from './anvil.js'
 import * as Esplora from './bitcoin/esplora.js'
+import * as Oidc from './oidc/provider.js'
 import * as ApiConfig from './apiConfig.js'
 import * as Exchange from './exchange.js'
 import * as MailSink from './mailSink.js'
@@ -127,6 +129,15 @@ const vault = await launch(() =>
     env: { ...process.env, DOORWAY_SMTP_HOST: mail.smtp.host, DOORWAY_SMTP_PORT: String(mail.smtp.port) },
   }),
 )
+// The social providers' stand-in: one client per provider, returning to the secure-site server, which
+// is the OAuth client (docs/embedded-wallet.md §4.5). Real providers are configuration only (DOORWAY_SOCIAL_*).
+const socialCallback = `${new URL(urls.secure).origin}/oauth/callback`
+const oidc = await launch(() =>
+  Oidc.start({
+    port: ports.oidc,
+    clients: Object.fromEntries(Oidc.faces.map((face) => [face, { ...SocialProviders.devnetClient(face), redirectUris: [socialCallback] }])) as Record<Oidc.Face, Oidc.Client>,
+  }),
+)
 // The secure-site's own server: the built page under its strict CSP, and the embedded wallet's API
 // (secure-site/server/API.md), mailing codes to the sink and asking the vault to re-seal.
 await launch(() =>
@@ -141,6 +152,7 @@ await launch(() =>
     // Every browser of the local stack (and of its e2e) is 127.0.0.1: one network for the per-network
     // limits, which secure-site/server/src/limits.test.ts tests instead.
     limits: SecureLimits.off,
+    social: SocialProviders.fromEnv({ ...process.env, DOORWAY_SOCIAL_DEVNET: oidc.origin }, new URL(urls.secure).origin)!,
   }),
 )
 
@@ -224,6 +236,7 @@ Doorway local stack is up.
   Chains:      ${chains.map((c) => `${c.id} ${c.rpcUrl}`).join(', ')}${anvil.reused ? ' (reusing running anvil)' : ''}
   Solana:      ${solana.url} (${solana.chainId}, DUSD mint ${dusd.mint})
   Bitcoin:     ${esplora.url} (Esplora API, regtest, ${esplora.chainId})
+  Social:      ${oidc.origin}/<google|apple|github|x|discord|facebook> (sign-in stand-in: pick a test user or type an email)
 Open the demo and press "Connect Wallet". Ctrl+C stops everything.`)
 
 const stop = async () => {

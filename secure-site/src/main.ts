@@ -76,6 +76,21 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
           codeStep: ({ op }) => operation(op, (signal) => login.code(signal)),
           awaitDevice: ({ op }) => operation(op, async (signal) => ({ account: await Wallet.awaitDevice(wallet, signal) })),
           resendDevice: ({ op }) => operation(op, async (signal) => ({ expiresAt: await Wallet.resendDevice(wallet, signal) })),
+          // A social sign-in (docs/embedded-wallet.md §5) shows no screen here: the person is in the popup the frame opened.
+          socialStart: ({ op, provider, host }) => operation(op, async (signal) => ({ url: await Wallet.startSocial(wallet, provider, attestedHost(host), signal) })),
+          socialRedeem: ({ op }) =>
+            operation(op, async (signal) => {
+              const outcome = await Wallet.redeemSocial(wallet, signal)
+              if (outcome === 'pending') return { state: outcome }
+              // VERIFY_DEVICE: the device step names the email the vault mailed the approval link to.
+              if (outcome === 'VERIFY_DEVICE') return { action: outcome, email: wallet.approval!.email }
+              return { account: outcome }
+            }),
+          socialCancel: ({ op }) =>
+            operation(op, async (signal) => {
+              await Wallet.cancelSocial(wallet, signal)
+              return null
+            }),
           abort: ({ op }) => {
             operations.get(op)?.abort()
             return null

@@ -67,6 +67,8 @@ describe('Constants', () => {
         "shakeMs": 500,
         "siwxDefaultNamespace": "eip155",
         "slippagePercent": 1,
+        "socialFlowTtlMs": 600000,
+        "socialPollMs": 5000,
         "socialProviders": [
           "google",
           "github",

@@ -92,3 +92,10 @@ export const defaultFeatures = {
 export const socialProviders = ['google', 'github', 'apple', 'facebook', 'x', 'discord'] as const
 
 export type SocialProvider = (typeof socialProviders)[number]
+
+// issue 24 (our choice, the spec is silent): how long the server holds one social redeem before it answers
+// pending, well under spec §7's 30 s, and short, because a closed sign-in window is only believed after
+// a redeem that began after it closed answers pending (features/embedded/socialLogin.ts); and how long a
+// social flow lives for the person at the provider.
+export const socialPollMs = 5_000
+export const socialFlowTtlMs = 10 * 60_000

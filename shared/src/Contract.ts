@@ -54,7 +54,7 @@
 import type { Infer, Schema } from './Schema.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 429 | 500 | 502 | 503
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 429 | 500 | 502 | 503
 
 /** What a 400 says about a refused value: a fixed text, or one told from the value. */
 export type Invalid = string | ((value: unknown) => string)

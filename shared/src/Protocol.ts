@@ -25,6 +25,8 @@ export const views = [
   'ConnectingWalletConnect',
   'ConnectingSiwe',
   'ConnectingFarcaster',
+  // A social sign-in in progress (issue 24): the popup is at the provider, the flow is redeemed (docs/embedded-wallet.md §5).
+  'ConnectingSocial',
   // The embedded wallet's email and code steps (issue 9), drawn by the secure-site over the view (docs/embedded-wallet.md §4).
   'EmailLogin',
   'EmailVerifyOtp',
@@ -468,6 +470,18 @@ export const secureParams = {
    * link the vault mailed to them, then recovers the wallet here (docs/embedded-wallet.md §4).
    */
   awaitDevice: S.object({ op }),
+  /**
+   * A social sign-in (issue 24, docs/embedded-wallet.md §4.5): a flow at the server bound to this device.
+   * The frame opened the popup in the person's click (at this origin's /oauth/popup) and sends it to `url`.
+   */
+  socialStart: S.object({ op, provider: S.oneOf(Constants.socialProviders), host: hostOrigin }),
+  /**
+   * One wait for the flow `socialStart` began (each at most `Constants.socialPollMs`, under spec §7's 30 s):
+   * pending while the person is at the provider; then the account, or VERIFY_DEVICE as `codeStep` answers.
+   */
+  socialRedeem: S.object({ op }),
+  /** Ends the flow at the server (the popup closed, the person cancelled, the modal closed): a late answer is refused. */
+  socialCancel: S.object({ op }),
   /** Mails a new approval link; the last one stops working. */
   resendDevice: S.object({ op }),
   abort: S.object({ op }),
@@ -512,6 +526,13 @@ export const secureResults = {
     S.object({ action: S.literal('otherEmail', 'close') }),
   ),
   awaitDevice: S.object({ account: embeddedAccount }),
+  socialStart: S.object({ url: S.url }),
+  socialRedeem: S.union(
+    S.object({ state: S.literal('pending') }),
+    S.object({ account: embeddedAccount }),
+    S.object({ action: S.literal('VERIFY_DEVICE'), email: accountEmail }),
+  ),
+  socialCancel: nothing,
   resendDevice: S.object({ expiresAt: S.number }),
   abort: nothing,
   /** eth_*: hex; solana_signTransaction: base64; solana_signMessage: base58. */

@@ -174,6 +174,7 @@ export const ui = {
     ConnectingWalletConnect: 'WalletConnect',
     ConnectingSiwe: 'Sign In',
     ConnectingFarcaster: 'Farcaster',
+    ConnectingSocial: 'Social Login',
     EmailLogin: 'Email',
     EmailVerifyOtp: 'Confirm Email',
     EmailVerifyDevice: 'Approve this browser',
@@ -200,7 +201,6 @@ export const ui = {
   // Honest placeholders: what is not built yet says so, and shows no made-up data.
   later: {
     farcaster: 'Farcaster login is not available in this version yet.',
-    socials: 'Login with {providers} is not available in this version yet.',
   },
   connect: {
     or: 'or',

@@ -2,6 +2,7 @@
  * Typed routes: every view of spec §2 with its own arguments. No catch-all data bag.
  */
 import type { ChainId } from '@doorway/shared/Caip'
+import type { SocialProvider } from '@doorway/shared/Constants'
 import type { ViewName } from '@doorway/shared/Protocol'
 
 export type Route =
@@ -15,6 +16,8 @@ export type Route =
   | { view: 'ConnectingWalletConnect'; walletId?: string }
   | { view: 'ConnectingSiwe' }
   | { view: 'ConnectingFarcaster' }
+  /** A social sign-in: the popup is at the provider, the flow is redeemed (features/embedded/socialLogin.ts). */
+  | { view: 'ConnectingSocial'; provider: SocialProvider }
   /** The email and code steps: the secure-site draws both over the view (docs/embedded-wallet.md §4). */
   | { view: 'EmailLogin' }
   | { view: 'EmailVerifyOtp' }

@@ -76,6 +76,8 @@ export const views: { [V in Route['view']]: Definition<V> } = {
   SIWXSignMessage: { component: lazy(loadSignInView) },
   ConnectingSiwe: { component: lazy(loadSignInView) },
   ConnectingFarcaster: { component: later(ui.later.farcaster) },
+  // Social sign-in (issue 24): reached only from Connect's social row, whose chunk it shares socialLogin.ts with.
+  ConnectingSocial: { component: lazy(() => import('./ConnectingSocial/ConnectingSocial.js')) },
   UnsupportedChain: { component: UnsupportedChain },
   RegisterAccountName: { component: nameStep('RegisterAccountName') },
   RegisterAccountNameSuccess: { component: nameStep('RegisterAccountNameSuccess') },

@@ -24,6 +24,11 @@ export const kinds = {
   sessionEnded: 'session.ended',
   keyExported: 'key.exported',
   deviceRevoked: 'device.revoked',
+  // docs/embedded-wallet.md §5: a redeemed social sign-in; a provider's account linked to the user, or
+  // waiting for the owner's approval of the device before it is.
+  socialVerified: 'social.verified',
+  socialLinked: 'social.linked',
+  socialLinkRequested: 'social.linkRequested',
 } as const
 
 export type Entry = { seq: number; userId: string; at: number; kind: string; detail: Record<string, unknown> }

@@ -1038,7 +1038,7 @@ describe.each(backends)('app on %s', (_, create) => {
       expect(codes).toHaveLength(2)
 
       const tables = await place.raw<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`)
-      expect(tables.map((t) => t.table_name).sort()).toEqual(['audit_log', 'device_shares', 'devices', 'identities', 'nonces', 'otp_challenges', 'otp_failures', 'rate_buckets', 'recovery', 'users'])
+      expect(tables.map((t) => t.table_name).sort()).toEqual(['audit_log', 'device_shares', 'devices', 'identities', 'nonces', 'otp_challenges', 'otp_failures', 'rate_buckets', 'recovery', 'social_flows', 'social_links_pending', 'users'])
       const texts: string[] = []
       const blobs: string[] = []
       for (const { table_name } of tables)

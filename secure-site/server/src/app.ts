@@ -19,7 +19,10 @@ import * as Devices from './routes/devices.js'
 import * as Email from './routes/email.js'
 import * as Export from './routes/export.js'
 import * as Session from './routes/session.js'
+import * as Social from './routes/social.js'
 import * as Wallet from './routes/wallet.js'
+import * as SocialPages from './social/pages.js'
+import type * as SocialConfig from './social/providers.js'
 import type { Storage } from './storage/Storage.js'
 import * as Recovery from './routes/recovery.js'
 import type * as Vault from './Vault.js'
@@ -42,6 +45,8 @@ export type Deps = {
   trustedProxies?: string[]
   /** Per-network requests an hour by route group, over `Limits.limits` (a test stack or a busy network may raise them). */
   limits?: Limits.Overrides
+  /** The social providers this server signs people in with (social/providers.ts); none without it. */
+  social?: SocialConfig.Config
   log?(message: string, error?: unknown): void
 }
 
@@ -122,15 +127,19 @@ export function app(deps: Deps) {
     c.res.headers.set('content-security-policy', contentSecurityPolicy)
     c.res.headers.set('referrer-policy', 'no-referrer')
     c.res.headers.set('x-content-type-options', 'nosniff')
-    // Answers carry shares: never cached. Pages are revalidated, so a new build shows at once.
-    c.res.headers.set('cache-control', c.req.path.startsWith('/v1/') ? 'no-store' : 'no-cache')
+    // Answers carry shares, and the popup's pages a sign-in's outcome: never cached. Pages are
+    // revalidated, so a new build shows at once.
+    c.res.headers.set('cache-control', c.req.path.startsWith('/v1/') || c.req.path.startsWith('/oauth/') ? 'no-store' : 'no-cache')
   })
   app.use('/v1/*', bodyLimit({ maxSize: bodyLimitBytes, onError: (c) => c.json({ message: 'The body is larger than 16 KB' }, 413) }))
+  // A provider's form_post answer (routes/social.ts) is a few hundred bytes.
+  app.use('/oauth/*', bodyLimit({ maxSize: bodyLimitBytes, onError: (c) => c.html(SocialPages.outcomes.tooLarge().html, 413) }))
   app.use('/v1/*', Limits.middleware(server))
   Http.on(app, SecureSite.table.healthz, async (c) => Http.answer(c, SecureSite.table.healthz, { ok: true }))
   app.route('/', Devices.routes(server))
   app.route('/', Email.routes(server))
   app.route('/', Recovery.routes(server))
+  app.route('/', Social.routes(server))
   app.route('/', Wallet.routes(server))
   // Before Session: its GET /v1/audit (the log with the vault's head) answers first.
   app.route('/', Account.routes(server))
@@ -139,7 +148,8 @@ export function app(deps: Deps) {
   if (deps.staticDir) {
     // serveStatic refuses `..`, encoded separators and double slashes; a directory serves its index.html.
     const files = serveStatic({ root: deps.staticDir })
-    app.get('*', (c, next) => (c.req.path.startsWith('/v1/') ? next() : files(c, next)))
+    // /oauth/ is the popup's (routes/social.ts): a file of the build never answers there.
+    app.get('*', (c, next) => (c.req.path.startsWith('/v1/') || c.req.path.startsWith('/oauth/') ? next() : files(c, next)))
   }
   app.notFound((c) => c.json({ message: 'Not found' }, 404))
   // Answers say what was wrong with the request; a 500 is only ever the server's own fault, and logged.

@@ -256,6 +256,23 @@ describe.each(backends)('limits on %s', (_, create) => {
       expect(await d.enrol()).toMatchObject(rateLimited(60))
     })
 
+    test('error: the 21st social start from a network in an hour is a 429; redeems, a poll, have a bucket of their own', async () => {
+      const google = { kind: 'oidc', issuer: 'https://accounts.example', authorization: 'https://accounts.example/auth', token: 'https://accounts.example/token', clientId: 'c', clientSecret: 's', scopes: ['openid'] } as const
+      const social = App.app({ ...stack.deps, limits: { ...Limits.limits }, social: { callbackOrigin: 'http://127.0.0.1:5175', providers: { google: { ...google, scopes: [...google.scopes] } } } })
+      const app = () => social
+      const ip = fresh()
+      const d = await enrolled({ app, ip: fresh() })
+      const socialStart = () => d.call('POST', '/v1/social/start', { provider: 'google', host, attested: true }, { app, ip })
+      for (let i = 0; i < Limits.limits.socialStarts; i++) expect((await socialStart()).status).toBe(201)
+      expect(await socialStart()).toMatchObject(rateLimited(3600 / Limits.limits.socialStarts))
+      // Polling is not starting: the same network's redeems go on, up to their own bucket.
+      const redeem = () => d.call('POST', '/v1/social/redeem', { flowId: Ids.random() }, { app, ip })
+      for (let i = 0; i < Limits.limits.socialPolls; i++) expect((await redeem()).status).toBe(404)
+      expect(await redeem()).toMatchObject(rateLimited(3600 / Limits.limits.socialPolls))
+      // Neither spends the code mails' bucket.
+      expect((await start(d, email(), { ip, app })).status).toBe(200)
+    })
+
     test('behavior: unsigned requests are refused before they spend anything', async () => {
       const ip = fresh()
       const d = await enrolled({ ip: fresh() })

@@ -31,6 +31,13 @@ export const limits = {
   // Code checks (/v1/email/verify, /v1/export): each is a guess at a 6-digit code. 60 is twelve codes'
   // five tries, more than anyone types; Otp.ts then locks an email for a source after 20 failures a day.
   verifies: 60,
+  // Social sign-ins started (/v1/social/start): each is a stored flow and, once its popup opens, a token
+  // request to the provider. As many as code mails: a person needs a few, four people behind one address
+  // reach 20 together.
+  socialStarts: 20,
+  // Social redeems (/v1/social/redeem): a poll, each held up to 5 s (socialPollMs) while the person is at
+  // the provider, so a flow's 10 min take 120; 1,800 lets a dozen sign-ins run at once behind one address.
+  socialPolls: 1_800,
 } as const
 
 export type Group = keyof typeof limits
@@ -61,6 +68,8 @@ const groups = new Map<string, Group>([
   [endpoint(table.recoveryResend), 'sends'],
   [endpoint(table.emailVerify), 'verifies'],
   [endpoint(table.export), 'verifies'],
+  [endpoint(table.socialStart), 'socialStarts'],
+  [endpoint(table.socialRedeem), 'socialPolls'],
 ])
 
 function endpoint(route: { method: string; path: string }): string {

@@ -13,6 +13,7 @@ import * as App from './app.js'
 import * as Limits from './limits.js'
 import * as Mail from './mail.js'
 import * as Secrets from './secrets.js'
+import * as Social from './social/providers.js'
 import * as Storage from './storage/Storage.js'
 import * as Vault from './Vault.js'
 import * as VaultStore from './vault/store.js'
@@ -32,6 +33,8 @@ export type Config = {
   trustedProxies?: string[]
   /** Per-network request limits over the defaults; `off` in the local stack, where every browser is 127.0.0.1. */
   limits?: Limits.Overrides
+  /** The social providers signed in with (DOORWAY_SOCIAL_*, social/providers.ts `fromEnv`); none when absent. */
+  social?: Social.Config
 }
 
 export type VaultConfig = {
@@ -51,12 +54,16 @@ export type Running = { url: string; stop(): Promise<void> }
  * The server's configuration from the environment: DOORWAY_SECURE_PORT (5175), DOORWAY_SECURE_STORAGE
  * (a postgres:// URL, else a PGlite directory, `.doorway/secure-db`), DOORWAY_SECURE_SECRETS
  * (`.doorway/secure/server`), DOORWAY_SMTP_HOST and DOORWAY_SMTP_PORT (127.0.0.1:2525), DOORWAY_VAULT_URL
- * (http://127.0.0.1:8791, else DOORWAY_VAULT_PORT's), DOORWAY_SECURE_STATIC (secure-site/dist).
+ * (http://127.0.0.1:8791, else DOORWAY_VAULT_PORT's), DOORWAY_SECURE_STATIC (secure-site/dist), and the
+ * social providers' DOORWAY_SOCIAL_* (API.md Social sign-in; the callback origin defaults to this server's).
  */
 export function config(env: NodeJS.ProcessEnv = process.env): Config {
+  const host = env.DOORWAY_SECURE_HOST ?? '127.0.0.1'
+  const port = Number(env.DOORWAY_SECURE_PORT ?? 5175)
+  const social = Social.fromEnv(env, `http://${host}:${port}`)
   return {
-    host: env.DOORWAY_SECURE_HOST ?? '127.0.0.1',
-    port: Number(env.DOORWAY_SECURE_PORT ?? 5175),
+    host,
+    port,
     storage: Storage.fromString(env.DOORWAY_SECURE_STORAGE ?? resolve('.doorway/secure-db')),
     secretsDir: resolve(env.DOORWAY_SECURE_SECRETS ?? '.doorway/secure/server'),
     smtp: { host: env.DOORWAY_SMTP_HOST ?? '127.0.0.1', port: Number(env.DOORWAY_SMTP_PORT ?? 2525) },
@@ -64,6 +71,7 @@ export function config(env: NodeJS.ProcessEnv = process.env): Config {
     staticDir: resolve(env.DOORWAY_SECURE_STATIC ?? join(root, 'secure-site/dist')),
     trustedProxies: (env.DOORWAY_SECURE_TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     ...(env.DOORWAY_SECURE_LIMITS === 'off' && { limits: Limits.off }),
+    ...(social && { social }),
   }
 }
 
@@ -101,6 +109,7 @@ export async function start(config: Config, options: Options = {}): Promise<Runn
     staticDir: config.staticDir,
     ...(config.trustedProxies && { trustedProxies: config.trustedProxies }),
     ...(config.limits && { limits: config.limits }),
+    ...(config.social && { social: config.social }),
   })
   try {
     return await listen(app.fetch, config, async () => {

@@ -13,6 +13,7 @@ import * as App from './app.js'
 import * as Envelope from './Envelope.js'
 import * as Limits from './limits.js'
 import type * as Mail from './mail.js'
+import type * as Social from './social/providers.js'
 import * as Embedded from './storage/embedded.js'
 import type { Storage } from './storage/Storage.js'
 import * as Ticket from './Ticket.js'
@@ -77,7 +78,9 @@ export function perFile(before: (run: () => Promise<void>, timeoutMs?: number) =
   return place
 }
 
-export async function start(options: { storage?: Storage; now?: () => number; keys?: Keys; log?: (message: string) => void; limits?: Limits.Overrides } = {}) {
+export async function start(
+  options: { storage?: Storage; now?: () => number; keys?: Keys; log?: (message: string, error?: unknown) => void; limits?: Limits.Overrides; social?: Social.Config } = {},
+) {
   const now = options.now ?? Date.now
   const made = options.keys ?? (await keys())
   const mails: Mail.Mail[] = []
@@ -98,7 +101,16 @@ export async function start(options: { storage?: Storage; now?: () => number; ke
   })
   const ownStorage = options.storage ? undefined : await Embedded.fromPGlite(new PGlite())
   const storage = options.storage ?? ownStorage!
-  const deps: App.Deps = { storage, secrets: made.server, vault: Vault.client(vaultUrl, (request) => vault.fetch(request)), mailer, now, log, limits: options.limits ?? Limits.off }
+  const deps: App.Deps = {
+    storage,
+    secrets: made.server,
+    vault: Vault.client(vaultUrl, (request) => vault.fetch(request)),
+    mailer,
+    now,
+    log,
+    limits: options.limits ?? Limits.off,
+    ...(options.social && { social: options.social }),
+  }
   const app = App.app(deps)
   const fetch = ((input: string | URL | Request, init?: RequestInit) => app.fetch(new Request(input, init))) as typeof globalThis.fetch
 

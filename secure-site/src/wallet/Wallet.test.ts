@@ -1,13 +1,14 @@
 /**
  * The secure-site's wallet operations against the real secure-site server and vault (in-process,
  * PGlite; server/testStack.ts): create by code, reconnect a returning device, recover on a new device
- * to the same address only once the person approves it from the vault's mail, sign out, and a tampered
- * share or a substituted wallet that signs nothing.
+ * to the same address only once the person approves it from the vault's mail, sign out, a tampered
+ * share or a substituted wallet that signs nothing, and a social sign-in (its routes answered by a stand-in).
  */
 import * as Shares from '@doorway/secure-site/common/Shares'
 import * as TestStack from '@doorway/secure-site/server/testStack'
-import { errors, format } from '@doorway/shared/Texts'
+import { errors, format, requestAborted } from '@doorway/shared/Texts'
 import { emailText } from '@doorway/shared/texts/email'
+import { secureSocialText } from '@doorway/shared/texts/social'
 import { ed25519 } from '@noble/curves/ed25519'
 import { base58 } from '@scure/base'
 import { recoverMessageAddress } from 'viem'
@@ -185,5 +186,128 @@ describe('wallet', () => {
 
   test('error: a device with no wallet session cannot ask for an export code', async () => {
     await expect(Wallet.exportCode(device(), origin)).rejects.toMatchObject({ code: 4100 })
+  })
+})
+
+/** What the social routes answer: a status and a JSON body. */
+type Reply = { status: number; body: unknown }
+
+/**
+ * A device whose server is the real stack, except the social routes, which `social` answers (the
+ * server's side of them is tested with the server). Every request to them is recorded, with whether the
+ * device signed it.
+ */
+function socialDevice(social: (path: string, body: Record<string, unknown>) => Reply | Promise<Reply>, store = Device.memoryStore()) {
+  const requests: { path: string; body: Record<string, unknown>; signed: boolean }[] = []
+  const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : input)
+    if (!url.pathname.startsWith('/v1/social/')) return place.stack.fetch(input, init)
+    const body = JSON.parse(String(init?.body)) as Record<string, unknown>
+    requests.push({ path: url.pathname, body, signed: new Headers(init?.headers).has('doorway-sig') })
+    const { status, body: answer } = await social(url.pathname, body)
+    return Response.json(answer, { status })
+  }) as typeof globalThis.fetch
+  return { wallet: device(store, { fetch }), requests }
+}
+
+const flowId = 'f'.repeat(32)
+const started = (base = 'http://127.0.0.1:5175') => ({ status: 201, body: { flowId, url: `${base}/oauth/start?flow=${flowId}`, expiresAt: Date.now() + 600_000 } })
+const pending = { status: 200, body: { state: 'pending' } }
+
+/**
+ * The provider proved `email`: the stand-in answers done as the server would, having proved the email
+ * to the real stack for this device (a code), so the device's session starts there as a redeem starts it.
+ */
+async function proven(wallet: Wallet.Wallet, email: string): Promise<Reply> {
+  const { challengeId } = await wallet.server.send('POST /v1/email/start', { email, ...origin })
+  const { user, next } = await wallet.server.send('POST /v1/email/verify', { challengeId, code: codeFor(email) })
+  return { status: 200, body: { state: 'done', user, next, username: 'Ada', avatar: null } }
+}
+
+describe('social sign-in', () => {
+  test('behavior: a flow starts bound to this device, is pending while the person is at the provider, then creates the wallet here', async () => {
+    const email = newEmail()
+    const redeems: (() => Promise<Reply>)[] = [async () => pending, () => proven(wallet, email)]
+    const { wallet, requests } = socialDevice((path) => (path === '/v1/social/start' ? started() : path === '/v1/social/redeem' ? redeems.shift()!() : { status: 200, body: {} }))
+    expect(await Wallet.startSocial(wallet, 'google', origin)).toBe(`http://127.0.0.1:5175/oauth/start?flow=${flowId}`)
+    expect(await Wallet.redeemSocial(wallet)).toBe('pending')
+    const account = await Wallet.redeemSocial(wallet)
+    expect(account).toEqual({ email, address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), solanaAddress: expect.any(String) })
+    const signature = await (await Wallet.account(wallet)).signMessage({ message: 'social' })
+    expect(await recoverMessageAddress({ message: 'social', signature })).toBe((account as Wallet.Account).address)
+    expect(requests).toEqual([
+      { path: '/v1/social/start', body: { provider: 'google', host, attested: true }, signed: true },
+      { path: '/v1/social/redeem', body: { flowId }, signed: true },
+      { path: '/v1/social/redeem', body: { flowId }, signed: true },
+    ])
+    // Redeemed: the flow is forgotten here, so nothing is left to redeem or cancel.
+    await expect(Wallet.redeemSocial(wallet)).rejects.toMatchObject({ reason: 'expired' })
+    await Wallet.cancelSocial(wallet)
+    expect(requests).toHaveLength(3)
+  })
+
+  test('behavior: an existing wallet on a new device answers VERIFY_DEVICE; the approval from the vault\'s mail recovers the same address, with no code on this device', async () => {
+    const email = newEmail()
+    const { address, solanaAddress } = await login(device(), email)
+    await place.db.query('UPDATE otp_challenges SET created_at = created_at - 60000 WHERE email = $1', [email])
+    const { wallet } = socialDevice((path) => (path === '/v1/social/start' ? started() : path === '/v1/social/redeem' ? proven(wallet, email) : { status: 200, body: {} }))
+    await Wallet.startSocial(wallet, 'github', origin)
+    expect(await Wallet.redeemSocial(wallet)).toBe('VERIFY_DEVICE')
+    expect(wallet.approval).toMatchObject({ email, host, attested: true })
+    expect(wallet.challenge).toBeUndefined()
+    const recovered = Wallet.awaitDevice(wallet)
+    await place.stack.approve(email)
+    expect(await recovered).toEqual({ email, address, solanaAddress })
+  })
+
+  test.each([
+    ['another origin', 'http://evil.test'],
+    ['another path', 'http://127.0.0.1:5175/elsewhere'],
+  ])('security: a start answer that sends the window to %s is refused, and that flow is cancelled at the server', async (_, base) => {
+    const { wallet, requests } = socialDevice((path) => (path === '/v1/social/start' ? started(base) : { status: 200, body: {} }))
+    await expect(Wallet.startSocial(wallet, 'google', origin)).rejects.toThrow(secureSocialText.unsafeStart)
+    expect(requests.map((r) => r.path)).toEqual(['/v1/social/start', '/v1/social/cancel'])
+    expect(requests[1]!.body).toEqual({ flowId })
+    await expect(Wallet.redeemSocial(wallet)).rejects.toThrow(secureSocialText.noFlow)
+  })
+
+  test.each([
+    [403, 'denied', 'You did not allow the app to use your Google account'],
+    [403, 'invalid', "Google's answer could not be checked: try again"],
+    [403, 'unverifiedEmail', 'Google has not verified an email for this account. Verify one there, or continue with email.'],
+    [403, 'otherDevice', 'This sign-in was started on another device'],
+    [409, 'redeemed', 'This sign-in was already used'],
+    [410, 'expired', 'This sign-in expired or was cancelled: start again'],
+    [404, 'providerOff', 'Google sign-in is not available here'],
+  ])('error: a %i %s refusal comes back with the server\'s own message, and the flow is over', async (status, reason, message) => {
+    const { wallet, requests } = socialDevice((path) => (path === '/v1/social/start' ? started() : path === '/v1/social/redeem' ? { status, body: { message, reason } } : { status: 200, body: {} }))
+    await Wallet.startSocial(wallet, 'google', origin)
+    const refusal = await Wallet.redeemSocial(wallet).catch((error: unknown) => error)
+    expect(refusal).toBeInstanceOf(Wallet.Refusal)
+    expect(refusal).toMatchObject({ message, reason })
+    await Wallet.cancelSocial(wallet)
+    expect(requests.map((r) => r.path)).toEqual(['/v1/social/start', '/v1/social/redeem'])
+  })
+
+  test('behavior: a start aborted while the server answered (the person left) ends that flow at the server', async () => {
+    const leaving = new AbortController()
+    const { wallet, requests } = socialDevice((path) => {
+      if (path === '/v1/social/start') leaving.abort()
+      return path === '/v1/social/start' ? started() : { status: 200, body: {} }
+    })
+    await expect(Wallet.startSocial(wallet, 'google', origin, leaving.signal)).rejects.toThrow(requestAborted)
+    expect(requests.map((r) => r.path)).toEqual(['/v1/social/start', '/v1/social/cancel'])
+  })
+
+  test('behavior: cancel ends the live flow at the server once; a failing cancel is ignored', async () => {
+    const { wallet, requests } = socialDevice((path) => (path === '/v1/social/start' ? started() : path === '/v1/social/cancel' ? { status: 503, body: { message: 'down' } } : pending))
+    await Wallet.startSocial(wallet, 'discord', origin)
+    await Wallet.cancelSocial(wallet)
+    await Wallet.cancelSocial(wallet)
+    expect(requests.map((r) => [r.path, r.body])).toEqual([
+      ['/v1/social/start', { provider: 'discord', host, attested: true }],
+      ['/v1/social/cancel', { flowId }],
+    ])
+    await expect(Wallet.redeemSocial(wallet)).rejects.toThrow(secureSocialText.noFlow)
   })
 })

@@ -1,7 +1,7 @@
 /**
- * The embedded wallet's operations on the secure origin (docs/embedded-wallet.md §1–4): enrol the
- * device, log in by email code, create the wallet or recover it on a new device, reconnect a returning
- * device, and unlock the key for a signature. The entropy lives only in this module's memory while
+ * The embedded wallet's operations on the secure origin (docs/embedded-wallet.md §1–5): enrol the
+ * device, log in by email code or a social sign-in, create the wallet or recover it on a new device,
+ * reconnect a returning device, and unlock the key for a signature. The entropy lives only in this module's memory while
  * unlocked, is dropped after 15 min idle, and is rebuilt from the device pair (D + A) on demand.
  * Every combine is checked against the committed address; a mismatch signs nothing.
  * Refusals become DoorwayErrors carrying the exact message the modal shows.
@@ -12,11 +12,13 @@ import * as Base64url from '@doorway/secure-site/common/Base64url'
 import * as Seal from '@doorway/secure-site/common/Seal'
 import * as Shares from '@doorway/secure-site/common/Shares'
 import * as Transport from '@doorway/secure-site/common/Transport'
+import type * as Constants from '@doorway/shared/Constants'
 import type * as Contract from '@doorway/shared/Contract'
 import * as Email from '@doorway/shared/Email'
 import * as Errors from '@doorway/shared/Errors'
 import { emailLoginThrottled, format } from '@doorway/shared/Texts'
 import { secureText } from '@doorway/shared/texts/email'
+import { secureSocialText } from '@doorway/shared/texts/social'
 import { split } from 'shamir-secret-sharing'
 import type { LocalAccount } from 'viem/accounts'
 import * as Device from './Device.js'
@@ -57,7 +59,9 @@ export type Wallet = {
   unlocked: Unlocked | undefined
   /** The code sent by connectEmail, until connectOtp verifies it; the host as the mail named it. */
   challenge: { id: string; email: string; host: string; attested: boolean } | undefined
-  /** A verified code for an existing wallet, until the person approves this device (VERIFY_DEVICE). */
+  /** A social sign-in started by startSocial, until redeemSocial redeems it or cancelSocial ends it; the host as the flow named it. */
+  social: { flowId: string; host: string; attested: boolean } | undefined
+  /** A verified code or social sign-in for an existing wallet, until the person approves this device (VERIFY_DEVICE). */
   approval: { user: Verified['user']; email: string; host: string; attested: boolean } | undefined
   /** The export code sent by exportCode, until exportSecret uses it. */
   exportChallenge: string | undefined
@@ -66,7 +70,7 @@ export type Wallet = {
 type Unlocked = { account: LocalAccount; solana: Solana.Key; email: string; timer: ReturnType<typeof setTimeout> }
 
 export function create(options: Options): Wallet {
-  const wallet: Omit<Wallet, 'server'> = { options, device: undefined, unlocked: undefined, challenge: undefined, approval: undefined, exportChallenge: undefined }
+  const wallet: Omit<Wallet, 'server'> = { options, device: undefined, unlocked: undefined, challenge: undefined, social: undefined, approval: undefined, exportChallenge: undefined }
   const server = Server.client({ base: options.base, device: () => wallet.device!, ...(options.fetch && { fetch: options.fetch }) })
   return Object.assign(wallet, { server })
 }
@@ -135,10 +139,18 @@ export async function connectOtp(wallet: Wallet, code: string, signal?: AbortSig
   }
   wallet.challenge = undefined
   // The server's user must be the email the person typed (normalized as the server does).
-  const email = Email.normalize(challenge.email)
-  if (verified.user.email !== email) throw tampered(wallet)
+  if (verified.user.email !== Email.normalize(challenge.email)) throw tampered(wallet)
+  return signedIn(wallet, verified, challenge, signal)
+}
+
+/**
+ * The person is proven (a code, or a social sign-in) and the server said what follows: a new user's
+ * wallet is created here; an existing wallet answers VERIFY_DEVICE, and `awaitDevice` recovers it once
+ * the person approves this device from the vault's mail, which names `origin`'s host.
+ */
+async function signedIn(wallet: Wallet, verified: Pick<Verified, 'user' | 'next'>, origin: { host: string; attested: boolean }, signal?: AbortSignal): Promise<Account | 'VERIFY_DEVICE'> {
   if (verified.next === 'approve') {
-    wallet.approval = { user: verified.user, email, host: challenge.host, attested: challenge.attested }
+    wallet.approval = { user: verified.user, email: verified.user.email, host: origin.host, attested: origin.attested }
     return 'VERIFY_DEVICE'
   }
   try {
@@ -146,6 +158,73 @@ export async function connectOtp(wallet: Wallet, code: string, signal?: AbortSig
   } catch (error) {
     throw toDoorwayError(error)
   }
+}
+
+/**
+ * A social sign-in (docs/embedded-wallet.md §5): the server starts a flow bound to this device and
+ * answers the page the frame's popup goes to, which sends the person on to the provider. Only this
+ * origin's own start page for this flow is accepted: the popup never goes where a server names otherwise.
+ * A flow started before is cancelled by the server.
+ */
+export async function startSocial(wallet: Wallet, provider: Constants.SocialProvider, origin: { host: string; attested: boolean }, signal?: AbortSignal): Promise<string> {
+  wallet.approval = undefined
+  let started: Contract.Result<Server.Route<'POST /v1/social/start'>>
+  try {
+    started = await call(wallet, 'POST /v1/social/start', { provider, ...origin }, signal)
+  } catch (error) {
+    throw socialError(error)
+  }
+  wallet.social = { flowId: started.flowId, ...origin }
+  if (started.url !== new URL(`/oauth/start?flow=${started.flowId}`, wallet.options.base).href) {
+    await cancelSocial(wallet)
+    throw new Errors.DoorwayError(secureSocialText.unsafeStart)
+  }
+  // Aborted while the server answered (the person left): the frame's cancel may have come first, so end this flow here.
+  if (signal?.aborted) {
+    await cancelSocial(wallet)
+    throw Errors.aborted()
+  }
+  return started.url
+}
+
+/**
+ * One wait for the flow startSocial began (the server holds it while the person is at the provider):
+ * `'pending'`, or, once the provider answered, what a verified code gives: the new wallet created here,
+ * or VERIFY_DEVICE for an existing wallet. A flow is redeemed once.
+ */
+export async function redeemSocial(wallet: Wallet, signal?: AbortSignal): Promise<Account | 'VERIFY_DEVICE' | 'pending'> {
+  const { social } = wallet
+  if (!social) throw new Refusal(secureSocialText.noFlow, 'expired')
+  let answer: Contract.Result<Server.Route<'POST /v1/social/redeem'>>
+  try {
+    answer = await call(wallet, 'POST /v1/social/redeem', { flowId: social.flowId }, signal)
+  } catch (error) {
+    // A refused flow is over at the server (denied, expired, used, another device's): nothing is left to cancel.
+    if (error instanceof Server.ServerError && refusedSocial.includes(error.status)) wallet.social = undefined
+    throw socialError(error)
+  }
+  if (answer.state === 'pending') return 'pending'
+  wallet.social = undefined
+  return signedIn(wallet, answer, social, signal)
+}
+
+/** The person left (the window closed, Cancel, the modal closed): the flow ends at the server, so a late callback is refused. */
+export async function cancelSocial(wallet: Wallet, signal?: AbortSignal): Promise<void> {
+  const { social } = wallet
+  wallet.social = undefined
+  if (social) await call(wallet, 'POST /v1/social/cancel', { flowId: social.flowId }, signal).catch(() => {})
+}
+
+/** The statuses of a social refusal the server words itself (API.md: 403 denied, invalid, unverifiedEmail, otherDevice; 404; 409; 410). */
+const refusedSocial = [400, 403, 404, 409, 410]
+
+/**
+ * A social refusal keeps the server's message: it names the provider and says what to do, and it is what
+ * the modal shows. A throttle, an outage or an abort reads as for the email login.
+ */
+function socialError(error: unknown): Errors.DoorwayError {
+  if (error instanceof Server.ServerError && refusedSocial.includes(error.status)) return new Refusal(error.message, error.reason ?? `http${error.status}`)
+  return toDoorwayError(error)
 }
 
 /** A new user's wallet: fresh entropy, its two splits, R2 sealed to the pinned vault key (docs/embedded-wallet.md §2). */
@@ -348,6 +427,7 @@ export async function exportSecret(wallet: Wallet, host: string, code?: string, 
 export async function signOut(wallet: Wallet, signal?: AbortSignal): Promise<void> {
   lock(wallet)
   await cancelEmail(wallet)
+  await cancelSocial(wallet)
   wallet.approval = wallet.exportChallenge = undefined
   const had = await Device.wallet(wallet.options.store)
   await Device.forgetWallet(wallet.options.store)

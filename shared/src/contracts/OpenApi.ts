@@ -35,6 +35,7 @@ const reasons: Record<number, string> = {
   404: 'Not found',
   405: 'Method not allowed',
   409: 'Conflict with the current state',
+  410: 'Gone: it expired or was ended',
   413: 'The body is too large',
   429: 'Too many requests',
   500: 'Internal error',

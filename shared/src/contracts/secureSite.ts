@@ -14,6 +14,7 @@
  * The client's script takes only `answers` and the table's type: `fields` and `table` are made by pure
  * calls, so a bundler leaves them (their texts, summaries and checks) to the server.
  */
+import * as Constants from '../Constants.js'
 import * as Contract from '../Contract.js'
 import * as Email from '../Email.js'
 import * as Ids from '../Ids.js'
@@ -107,6 +108,21 @@ export const answers = {
   // create: a new user makes the wallet here; approve: an existing wallet waits for the person's approval of this device.
   'POST /v1/email/verify': S.object({ user, next: S.oneOf(['create', 'approve']) }),
   // R1 sealed to the device's seal key by the server, R2 re-sealed to it by the vault, with the vault's statements.
+  // issue 24: a social sign-in's flow, bound to this device; `url` is this origin's /oauth/start?flow=, where the popup goes.
+  'POST /v1/social/start': S.object({ flowId: id, url: S.string({ max: 300, pattern: /^https?:\/\/[^\s]+\/oauth\/start\?flow=[0-9a-f]{32}$/ }), expiresAt: time }),
+  // pending while the person is at the provider (the server held the request up to `socialPollMs`, 5 s); done as email/verify answers.
+  'POST /v1/social/redeem': S.union(
+    S.object({ state: S.literal('pending') }),
+    S.object({
+      state: S.literal('done'),
+      user,
+      next: S.oneOf(['create', 'approve']),
+      /** The provider's name for the person (spec §3 `user.username`) and their picture, when it gave them. */
+      username: S.union(S.string({ min: 1, max: 100 }), S.literal(null)),
+      avatar: S.union(S.string({ max: 500, pattern: /^https?:\/\// }), S.literal(null)),
+    }),
+  ),
+  'POST /v1/social/cancel': empty,
   'POST /v1/recovery': S.union(
     S.object({ state: S.literal('pending') }),
     S.object({ state: S.literal('ready'), address: evmAddress, recovery1: sealed, recovery2: sealed, wallet: signature, reseal: signature }),
@@ -140,6 +156,8 @@ function declareFields() {
     code: Contract.field(S.string({ pattern: new RegExp(`^\\d{${codeDigits}}$`) }), `Invalid code: expected ${codeDigits} digits`),
     /** The dapp's origin, as the mail shows it: http(s), nothing after the port, at most 200 characters. */
     host: Contract.field(S.refine(S.string({ max: 200 }), isOrigin, { format: 'uri', description: 'An http(s) origin' }), 'Invalid host: expected an http(s) origin'),
+    /** spec §5: a social provider is one of google, github, apple, facebook, x, discord. */
+    provider: Contract.field(S.oneOf(Constants.socialProviders), `Invalid provider: expected one of ${Constants.socialProviders.join(', ')}`),
     address: Contract.field(evmAddress, 'Invalid address: expected a 0x-prefixed 40-hex-digit address'),
     attested: Contract.field(S.boolean, 'Invalid attested: expected true or false'),
     /** As `attested`, for the routes whose mail may name the host: absent, the host is marked reported. */
@@ -164,7 +182,7 @@ export const table = /* @__PURE__ */ declareTable()
 export type Table = ReturnType<typeof declareTable>
 
 function declareTable() {
-  return { ...signInRoutes(), ...sessionRoutes(), ...accountRoutes() }
+  return { ...signInRoutes(), ...socialRoutes(), ...sessionRoutes(), ...accountRoutes() }
 }
 
 /** Enrolling a device, signing in by code, creating the wallet, storing a device's share. */
@@ -242,6 +260,37 @@ function signInRoutes() {
       result: answers['POST /v1/devices/share'],
       status: 201,
       errors: [400, 401, 403, 404, 413],
+    }),
+  }
+}
+
+/** A social sign-in (issue 24, docs/embedded-wallet.md §4.5): it ends where POST /v1/email/verify does. */
+function socialRoutes() {
+  return {
+    socialStart: Contract.route({
+      method: 'POST',
+      path: '/v1/social/start',
+      summary: `${signed}starts a social sign-in with the provider, bound to this device: the popup opens \`url\` (GET /oauth/start), which sends it to the provider with PKCE, state and nonce`,
+      body: { provider: fields.provider, host: fields.host, attested: fields.attested },
+      result: answers['POST /v1/social/start'],
+      status: 201,
+      errors: [400, 401, 404, 413, 429],
+    }),
+    socialRedeem: Contract.route({
+      method: 'POST',
+      path: '/v1/social/redeem',
+      summary: `${signed}by the device that started the flow: pending while the person is at the provider, then the user and whether this device creates the wallet or waits for the person's approval; a flow is redeemed once`,
+      body: { flowId: fields.id('flowId') },
+      result: answers['POST /v1/social/redeem'],
+      errors: [400, 401, 403, 404, 409, 410, 413, 429, 503],
+    }),
+    socialCancel: Contract.route({
+      method: 'POST',
+      path: '/v1/social/cancel',
+      summary: `${signed}by the device that started the flow: ends it, so a late answer from the provider is refused`,
+      body: { flowId: fields.id('flowId') },
+      result: answers['POST /v1/social/cancel'],
+      errors: [400, 401, 403, 413],
     }),
   }
 }

@@ -55,8 +55,8 @@ export const emailStepAtom = atom(null, async (get, set, signal: AbortSignal) =>
   else set(popAtom)
 })
 
-/** The embedded account becomes the connection, and the modal shows what follows a connection. */
-const connectAtom = atom(null, (_get, set, account: Protocol.EmbeddedAccount) => {
+/** The embedded account becomes the connection, and the modal shows what follows a connection (after a code or a social sign-in). */
+export const connectAtom = atom(null, (_get, set, account: Protocol.EmbeddedAccount) => {
   void set(adoptAtom, { account, restored: false })
   set(loginAtom, idle)
   set(connectedHomeAtom)
@@ -72,14 +72,20 @@ export const codeStepAtom = atom(null, async (get, set, signal: AbortSignal) => 
   const outcome = await onSecureScreen(get, set, signal, (channel, op, options) => channel.call('codeStep', { op }, options))
   if (signal.aborted || get(routeAtom).view !== 'EmailVerifyOtp') return
   if (outcome && 'account' in outcome) return set(connectAtom, outcome.account)
-  if (outcome?.action === 'VERIFY_DEVICE') {
-    // The vault has just mailed the link: a new one only after the same 30 s as a code (spec §5).
-    set(loginAtom, { ...idle, email: outcome.email, resendAt: Date.now() + Constants.emailLoginThrottleMs })
-    set(replaceAtom, { view: 'EmailVerifyDevice' })
-    return void set(awaitDeviceAtom)
-  }
+  if (outcome?.action === 'VERIFY_DEVICE') return set(deviceStepAtom, outcome.email)
   if (outcome?.action === 'close') set(closeModalAtom)
   else set(popAtom)
+})
+
+/**
+ * VERIFY_DEVICE after a verified code or a social sign-in: the device step replaces the step the person
+ * was on (going back from it leaves that step, which is spent) and the wait for the approval starts.
+ */
+export const deviceStepAtom = atom(null, (_get, set, email: string) => {
+  // The vault has just mailed the link: a new one only after the same 30 s as a code (spec §5).
+  set(loginAtom, { ...idle, email, resendAt: Date.now() + Constants.emailLoginThrottleMs })
+  set(replaceAtom, { view: 'EmailVerifyDevice' })
+  void set(awaitDeviceAtom)
 })
 
 // The device step's wait in progress, aborted when the person leaves the view (per store, as all state).

@@ -21,13 +21,16 @@ const SocialLogin = lazy(loadSocialLogin)
 /** The namespaces the embedded (email and social) wallet holds accounts in: it is offered only for these. */
 export const embeddedNamespaces: readonly Caip.Namespace[] = ['eip155', 'solana']
 
-/** The connect methods in `connectMethodsOrder` whose feature is on (spec §2; wallets are always on). */
+/**
+ * The connect methods in `connectMethodsOrder` whose feature is on (spec §2; wallets are always on). The
+ * social row holds the OAuth providers; Farcaster (ConnectingFarcaster) is not among them yet.
+ */
 export function methodsOf(features: Protocol.Features, namespace: Caip.Namespace = 'eip155'): Protocol.Features['connectMethodsOrder'] {
   const order = features.connectMethodsOrder.includes('wallet')
     ? features.connectMethodsOrder
     : [...features.connectMethodsOrder, 'wallet' as const]
   const embedded = embeddedNamespaces.includes(namespace)
-  return order.filter((m) => m === 'wallet' || (embedded && (m === 'email' ? features.email : !!features.socials && features.socials.length > 0)))
+  return order.filter((m) => m === 'wallet' || (embedded && (m === 'email' ? features.email : !!features.socials && features.socials.some((p) => p !== 'farcaster'))))
 }
 
 export function Connect() {

@@ -14,6 +14,7 @@ import * as Auth from '../auth.js'
 import * as Browser from '../browser.js'
 import * as Custody from '../Custody.js'
 import * as Http from '../http.js'
+import * as Flow from '../social/Flow.js'
 import * as Vaulted from '../vaulted.js'
 
 const { table } = SecureSite
@@ -41,8 +42,12 @@ export function routes(server: Server) {
     const sealedRecovery1 = await Transport.down(Base64url.decode(device.sealKey), 'recovery1', userId, device.id, recovery1)
     recovery1.fill(0)
     // The person approved this device just now: that is fresh auth for storing its new share.
-    await storage.devices.startSession(device.id, userId, server.now())
+    const now = server.now()
+    await storage.devices.startSession(device.id, userId, now)
     await server.audit(userId, Audit.kinds.recoveryReleased, { deviceId: device.id })
+    // docs/embedded-wallet.md §5: the provider accounts this device proved while it waited become the owner's, now that they approved it.
+    const linked = await storage.identities.confirmLinks({ deviceId: device.id, userId, since: now - Flow.pendingLinkMs, now })
+    for (const { provider } of linked) await server.audit(userId, Audit.kinds.socialLinked, { provider, deviceId: device.id })
     return Http.answer(c, table.recovery, {
       state: 'ready',
       address,

@@ -4,6 +4,7 @@
  * already encrypted (A_i and R1 under KEK_A) or sealed (R2, to the vault): the storage never holds a
  * key, a share in clear or a code. `import * as Storage from './storage/Storage.js'`.
  */
+import type { SocialProvider } from '@doorway/shared/Constants'
 import * as Pool from '@doorway/storage/Pool'
 import type * as Otp from '../Otp.js'
 
@@ -66,6 +67,42 @@ export type AuditEntry = {
   prevHash: string
   hash: string
 }
+
+/**
+ * Where a social sign-in is (social/Flow.ts, docs/embedded-wallet.md §5): `started` by the device,
+ * `authorizing` once the popup went to the provider, `verifying` while the one callback that took it checks
+ * the provider's answer, then `done` (a profile), `failed` (a reason), `cancelled`, or `redeemed` by the device.
+ */
+export type SocialStatus = 'started' | 'authorizing' | 'verifying' | 'done' | 'failed' | 'cancelled' | 'redeemed'
+
+/** The person as the provider answered: its stable subject and what it says of their email, name and picture. */
+export type SocialProfile = { subject: string; email: string | null; emailVerified: boolean; username: string | null; avatar: string | null }
+
+/** A social sign-in, bound to the device that started it; its profile once the provider's answer was checked. */
+export type SocialFlow = {
+  id: string
+  deviceId: string
+  provider: SocialProvider
+  /** The dapp's origin, as email/start's `host`, and whether the browser attested it. */
+  host: string
+  attested: boolean
+  /** The authorization request's `state` and `nonce`, and its PKCE verifier (cleared once the callback is done with it). */
+  state: string
+  nonce: string
+  codeVerifier: string | null
+  status: SocialStatus
+  /** Why it `failed`: denied, invalid, unverifiedEmail. */
+  reason: string | null
+  profile: SocialProfile | null
+  /** The user it signed in, once redeemed. */
+  userId: string | null
+  createdAt: number
+  expiresAt: number
+  finishedAt: number | null
+}
+
+/** A provider's account waiting for the wallet owner's approval of the device before it becomes their identity. */
+export type PendingLink = { provider: SocialProvider; subject: string; userId: string; deviceId: string }
 
 export type Storage = {
   users: {
@@ -144,6 +181,44 @@ export type Storage = {
     spend<R>(key: string, spend: (bucket: Bucket | undefined) => { bucket: Bucket; result: R }): Promise<R>
     /** Drops the buckets last spent at or before `before` (full again by then, so the same as none). */
     prune(before: number): Promise<void>
+  }
+  social: {
+    /** Stores a new flow and cancels the device's other flows not yet redeemed (one live flow per device); answers their ids. */
+    start(flow: SocialFlow): Promise<string[]>
+    get(id: string): Promise<SocialFlow | undefined>
+    byState(state: string): Promise<SocialFlow | undefined>
+    /** started → authorizing, unless it expired by `now`; false when it was not a started, live flow. */
+    authorize(id: string, now: number): Promise<boolean>
+    /**
+     * authorizing → verifying, for the callback carrying its `state`, unless it expired by `now`: one
+     * callback takes it, so a replayed answer cannot. The flow taken, or undefined.
+     */
+    claim(state: string, now: number): Promise<SocialFlow | undefined>
+    /** verifying → done with the profile, or failed with the reason; false when it is no longer verifying (cancelled meanwhile). */
+    finish(id: string, outcome: { profile: SocialProfile } | { reason: string }, now: number): Promise<boolean>
+    /** done → failed with the reason (the profile cannot sign in); false when it was not done. */
+    refuse(id: string, reason: string, now: number): Promise<boolean>
+    /** done → redeemed by the user it signed in, once, unless it expired by `now`; false otherwise. */
+    redeem(id: string, userId: string, now: number): Promise<boolean>
+    /** The device's flow not yet done with → cancelled; false when there was none live. */
+    cancel(id: string, deviceId: string, now: number): Promise<boolean>
+    /** Drops the flows that expired at or before `before`. */
+    prune(before: number): Promise<void>
+  }
+  identities: {
+    /** The user a provider's account signs in, if it is linked to one. */
+    userOf(provider: SocialProvider, subject: string): Promise<string | undefined>
+    /** Links the account to the user; false when it is linked already (to whomever). */
+    link(options: { provider: SocialProvider; subject: string; userId: string; now: number }): Promise<boolean>
+    /** Keeps a link that waits for the wallet owner's approval of the device (routes/recovery.ts). */
+    requestLink(link: PendingLink & { now: number }): Promise<void>
+    /**
+     * The device's pending links for the user, asked for after `since`, become identities, in one
+     * transaction; every pending link of the device for the user is dropped. Answers the accounts linked.
+     */
+    confirmLinks(options: { deviceId: string; userId: string; since: number; now: number }): Promise<{ provider: SocialProvider; subject: string }[]>
+    /** The pending links of a device (tests, and what a person's support would look at). */
+    pending(deviceId: string): Promise<PendingLink[]>
   }
   nonces: {
     /** True when this device's nonce was not seen before (Stamp.Nonces). */

@@ -9,7 +9,7 @@ import * as Pool from '@doorway/storage/Pool'
 import type { Client, Queryable } from '@doorway/storage/Sql'
 import * as Audit from '../Audit.js'
 import * as Otp from '../Otp.js'
-import type { AuditEntry, Bucket, Challenge, Device, DeviceSummary, Recovery, Storage, User } from './Storage.js'
+import type { AuditEntry, Bucket, Challenge, Device, DeviceSummary, PendingLink, Recovery, SocialFlow, SocialProfile, Storage, User } from './Storage.js'
 
 // Idempotent too: databases made before migrations were recorded run it once more, changing nothing.
 export const schema = `
@@ -136,6 +136,44 @@ ALTER TABLE devices ADD COLUMN browser text;
 ALTER TABLE devices ADD COLUMN revoked_at bigint;
 CREATE INDEX devices_by_user ON devices (user_id, created_at);`,
   },
+  // docs/embedded-wallet.md §5: a social sign-in is a flow bound to the device that started it, found again
+  // by its `state` when the provider answers. A provider's account whose email is a wallet's waits in
+  // social_links_pending until the owner approves the device; only then is it an identity.
+  {
+    name: '5-social',
+    sql: `CREATE TABLE social_flows (
+  id text PRIMARY KEY,
+  device_id text NOT NULL REFERENCES devices (id),
+  provider text NOT NULL,
+  host text NOT NULL,
+  attested boolean NOT NULL,
+  state text NOT NULL UNIQUE,
+  nonce text NOT NULL,
+  code_verifier text,
+  status text NOT NULL CHECK (status IN ('started', 'authorizing', 'verifying', 'done', 'failed', 'cancelled', 'redeemed')),
+  reason text,
+  subject text,
+  email text,
+  email_verified boolean,
+  username text,
+  avatar text,
+  user_id text REFERENCES users (id),
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  finished_at bigint
+);
+CREATE INDEX social_flows_by_device ON social_flows (device_id, status);
+CREATE INDEX social_flows_by_expiry ON social_flows (expires_at);
+CREATE TABLE social_links_pending (
+  provider text NOT NULL,
+  subject text NOT NULL,
+  user_id text NOT NULL REFERENCES users (id),
+  device_id text NOT NULL REFERENCES devices (id),
+  created_at bigint NOT NULL,
+  PRIMARY KEY (provider, subject, user_id, device_id)
+);
+CREATE INDEX social_links_pending_by_device ON social_links_pending (device_id, user_id);`,
+  },
 ]
 
 // bigint columns come back as strings from `pg`; float8 is exact for millisecond times and is a number in both drivers.
@@ -145,6 +183,11 @@ const deviceColumns = `id, public_key AS "publicKey", seal_key AS "sealKey", use
   session_started_at::float8 AS "sessionStartedAt", fresh_auth_at::float8 AS "freshAuthAt", revoked`
 const challengeColumns = `id, email, device_id AS "deviceId", host, attested, digest, attempts, created_at::float8 AS "createdAt",
   expires_at::float8 AS "expiresAt", used_at::float8 AS "usedAt"`
+const flowColumns = `id, device_id AS "deviceId", provider, host, attested, state, nonce, code_verifier AS "codeVerifier", status, reason, subject, email,
+  email_verified AS "emailVerified", username, avatar, user_id AS "userId", created_at::float8 AS "createdAt", expires_at::float8 AS "expiresAt",
+  finished_at::float8 AS "finishedAt"`
+// A flow the device may still redeem or the provider still answer: what a new start or a cancel ends.
+const liveFlow = `status IN ('started', 'authorizing', 'verifying', 'done')`
 const auditColumns = `user_id AS "userId", seq, at::float8 AS at, kind, detail, prev_hash AS "prevHash", hash`
 
 export const queries = {
@@ -200,6 +243,30 @@ export const queries = {
   appendAudit: `INSERT INTO audit_log (user_id, seq, at, kind, detail, prev_hash, hash) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)
     ON CONFLICT (user_id, seq) DO NOTHING RETURNING seq`,
   listAudit: `SELECT ${auditColumns} FROM audit_log WHERE user_id = $1 ORDER BY seq`,
+  cancelDeviceFlows: `UPDATE social_flows SET status = 'cancelled', finished_at = $2 WHERE device_id = $1 AND ${liveFlow} RETURNING id`,
+  insertFlow: `INSERT INTO social_flows (id, device_id, provider, host, attested, state, nonce, code_verifier, status, created_at, expires_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+  flow: `SELECT ${flowColumns} FROM social_flows WHERE id = $1`,
+  flowByState: `SELECT ${flowColumns} FROM social_flows WHERE state = $1`,
+  // No row back: not in the state the step needs, or expired.
+  authorizeFlow: `UPDATE social_flows SET status = 'authorizing' WHERE id = $1 AND status = 'started' AND expires_at > $2 RETURNING id`,
+  claimFlow: `UPDATE social_flows SET status = 'verifying' WHERE state = $1 AND status = 'authorizing' AND expires_at > $2 RETURNING ${flowColumns}`,
+  finishFlow: `UPDATE social_flows SET status = $2, reason = $3, subject = $4, email = $5, email_verified = $6, username = $7, avatar = $8,
+    finished_at = $9, code_verifier = NULL WHERE id = $1 AND status = 'verifying' RETURNING id`,
+  refuseFlow: `UPDATE social_flows SET status = 'failed', reason = $2, finished_at = $3 WHERE id = $1 AND status = 'done' RETURNING id`,
+  redeemFlow: `UPDATE social_flows SET status = 'redeemed', user_id = $2, finished_at = $3 WHERE id = $1 AND status = 'done' AND expires_at > $3 RETURNING id`,
+  cancelFlow: `UPDATE social_flows SET status = 'cancelled', finished_at = $3 WHERE id = $1 AND device_id = $2 AND ${liveFlow} RETURNING id`,
+  pruneFlows: `DELETE FROM social_flows WHERE expires_at <= $1`,
+  identityUser: `SELECT user_id AS "userId" FROM identities WHERE provider = $1 AND subject = $2`,
+  // No row back: the account is linked already.
+  linkIdentity: `INSERT INTO identities (provider, subject, user_id, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (provider, subject) DO NOTHING RETURNING user_id`,
+  requestLink: `INSERT INTO social_links_pending (provider, subject, user_id, device_id, created_at) VALUES ($1, $2, $3, $4, $5)
+    ON CONFLICT (provider, subject, user_id, device_id) DO UPDATE SET created_at = EXCLUDED.created_at`,
+  confirmLinks: `INSERT INTO identities (provider, subject, user_id, created_at)
+    SELECT provider, subject, user_id, $4 FROM social_links_pending WHERE device_id = $1 AND user_id = $2 AND created_at > $3
+    ON CONFLICT (provider, subject) DO NOTHING RETURNING provider, subject`,
+  dropLinks: `DELETE FROM social_links_pending WHERE device_id = $1 AND user_id = $2`,
+  pendingLinks: `SELECT provider, subject, user_id AS "userId", device_id AS "deviceId" FROM social_links_pending WHERE device_id = $1 ORDER BY created_at, provider`,
 } as const
 
 /** The store on the database `config` names (PGlite or PostgreSQL), migrated. */
@@ -216,6 +283,8 @@ export async function create(client: Client, close: () => Promise<void>): Promis
     challenges: challenges(client),
     wallets: wallets(client),
     buckets: buckets(client),
+    social: social(client),
+    identities: identities(client),
     nonces: nonces(client),
     audit: audit(client),
     close,
@@ -343,6 +412,62 @@ function buckets(client: Client): Storage['buckets'] {
     async prune(before) {
       await client.query(queries.pruneBuckets, [before])
     },
+  }
+}
+
+type FlowRow = Omit<SocialFlow, 'profile'> & Partial<Record<'subject' | 'email' | 'username' | 'avatar', string | null>> & { emailVerified: boolean | null }
+
+/** A flow as stored, its profile columns as one value (null until the provider's answer was checked). */
+function flowOf(row: FlowRow | undefined): SocialFlow | undefined {
+  if (!row) return undefined
+  const { subject, email, emailVerified, username, avatar, ...flow } = row
+  const profile: SocialProfile | null = subject ? { subject, email: email ?? null, emailVerified: emailVerified ?? false, username: username ?? null, avatar: avatar ?? null } : null
+  return { ...flow, profile }
+}
+
+function social(client: Client): Storage['social'] {
+  return {
+    start: (flow) =>
+      client.transaction(async (tx) => {
+        const cancelled = (await tx.query<{ id: string }>(queries.cancelDeviceFlows, [flow.deviceId, flow.createdAt])).rows.map((row) => row.id)
+        const { id, deviceId, provider, host, attested, state, nonce, codeVerifier, status, createdAt, expiresAt } = flow
+        await tx.query(queries.insertFlow, [id, deviceId, provider, host, attested, state, nonce, codeVerifier, status, createdAt, expiresAt])
+        return cancelled
+      }),
+    get: async (id) => flowOf(await one<FlowRow>(client, queries.flow, [id])),
+    byState: async (state) => flowOf(await one<FlowRow>(client, queries.flowByState, [state])),
+    authorize: async (id, now) => Boolean(await one(client, queries.authorizeFlow, [id, now])),
+    claim: async (state, now) => flowOf(await one<FlowRow>(client, queries.claimFlow, [state, now])),
+    async finish(id, outcome, now) {
+      const profile = 'profile' in outcome ? outcome.profile : undefined
+      const params = profile
+        ? [id, 'done', null, profile.subject, profile.email, profile.emailVerified, profile.username, profile.avatar, now]
+        : [id, 'failed', 'reason' in outcome ? outcome.reason : null, null, null, null, null, null, now]
+      return Boolean(await one(client, queries.finishFlow, params))
+    },
+    refuse: async (id, reason, now) => Boolean(await one(client, queries.refuseFlow, [id, reason, now])),
+    redeem: async (id, userId, now) => Boolean(await one(client, queries.redeemFlow, [id, userId, now])),
+    cancel: async (id, deviceId, now) => Boolean(await one(client, queries.cancelFlow, [id, deviceId, now])),
+    async prune(before) {
+      await client.query(queries.pruneFlows, [before])
+    },
+  }
+}
+
+function identities(client: Client): Storage['identities'] {
+  return {
+    userOf: async (provider, subject) => (await one<{ userId: string }>(client, queries.identityUser, [provider, subject]))?.userId,
+    link: async ({ provider, subject, userId, now }) => Boolean(await one(client, queries.linkIdentity, [provider, subject, userId, now])),
+    async requestLink({ provider, subject, userId, deviceId, now }) {
+      await client.query(queries.requestLink, [provider, subject, userId, deviceId, now])
+    },
+    confirmLinks: ({ deviceId, userId, since, now }) =>
+      client.transaction(async (tx) => {
+        const linked = (await tx.query<{ provider: PendingLink['provider']; subject: string }>(queries.confirmLinks, [deviceId, userId, since, now])).rows
+        await tx.query(queries.dropLinks, [deviceId, userId])
+        return linked
+      }),
+    pending: async (deviceId) => (await client.query<PendingLink>(queries.pendingLinks, [deviceId])).rows,
   }
 }
 

@@ -8,6 +8,7 @@ import * as Ids from '@doorway/shared/Ids'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as Audit from '../Audit.js'
 import * as Otp from '../Otp.js'
+import * as Flow from '../social/Flow.js'
 import { backends, type Place } from './testing.js'
 
 const now = Date.UTC(2026, 10, 23, 12)
@@ -133,6 +134,123 @@ describe.each(backends)('%s', (_, create) => {
       await place.storage.buckets.prune(now - 1)
       expect(await place.storage.buckets.spend(old, (bucket) => ({ bucket: { tokens: 0, updatedAt: now }, result: bucket }))).toBeUndefined()
       expect(await place.storage.buckets.spend(fresh, (bucket) => ({ bucket: { tokens: 0, updatedAt: now }, result: bucket }))).toEqual({ tokens: 0, updatedAt: now })
+    })
+  })
+
+  describe('social', () => {
+    const profile = { subject: 'sub-1', email: 'a@example.test', emailVerified: true, username: 'A', avatar: 'https://example.test/a.png' }
+    const started = async (deviceId?: string) => {
+      const flow = Flow.create({ id: Ids.random(), deviceId: deviceId ?? (await device()), provider: 'google', host: 'http://a.test', attested: true, now })
+      await place.storage.social.start(flow)
+      return flow
+    }
+
+    test('behavior: a flow reads back as stored, by id and by state; a new start cancels the device\'s live flows only', async () => {
+      const deviceId = await device()
+      const first = await started(deviceId)
+      expect(await place.storage.social.get(first.id)).toEqual(first)
+      expect(await place.storage.social.byState(first.state)).toEqual(first)
+      const redeemed = await started(deviceId)
+      expect(await place.storage.social.get(first.id)).toMatchObject({ status: 'cancelled', finishedAt: now })
+      expect(await place.storage.social.authorize(redeemed.id, now)).toBe(true)
+      expect(await place.storage.social.claim(redeemed.state, now)).toMatchObject({ id: redeemed.id, status: 'verifying' })
+      expect(await place.storage.social.finish(redeemed.id, { profile }, now)).toBe(true)
+      const { user } = await place.storage.users.ensure({ id: Ids.random(), email: `${Ids.random()}@example.test`, now })
+      expect(await place.storage.social.redeem(redeemed.id, user.id, now)).toBe(true)
+      const other = await started()
+      const next = Flow.create({ id: Ids.random(), deviceId, provider: 'github', host: 'http://a.test', attested: false, now })
+      expect(await place.storage.social.start(next)).toEqual([])
+      expect(await place.storage.social.get(redeemed.id)).toMatchObject({ status: 'redeemed', userId: user.id, profile, codeVerifier: null })
+      expect(await place.storage.social.get(other.id)).toMatchObject({ status: 'started' })
+      expect(await place.storage.social.get(Ids.random())).toBeUndefined()
+    })
+
+    test('behavior: each step moves only from its own state, and not once the flow expired', async () => {
+      const flow = await started()
+      const expiry = flow.expiresAt
+      expect(await place.storage.social.claim(flow.state, now)).toBeUndefined()
+      expect(await place.storage.social.authorize(flow.id, expiry)).toBe(false)
+      expect(await place.storage.social.authorize(flow.id, now)).toBe(true)
+      expect(await place.storage.social.authorize(flow.id, now)).toBe(false)
+      expect(await place.storage.social.claim(flow.state, expiry)).toBeUndefined()
+      expect(await place.storage.social.finish(flow.id, { reason: 'invalid' }, now)).toBe(false)
+      expect(await place.storage.social.claim(flow.state, now)).toBeDefined()
+      expect(await place.storage.social.claim(flow.state, now)).toBeUndefined()
+      expect(await place.storage.social.redeem(flow.id, 'nobody', now)).toBe(false)
+      expect(await place.storage.social.finish(flow.id, { profile }, now)).toBe(true)
+      expect(await place.storage.social.finish(flow.id, { reason: 'invalid' }, now)).toBe(false)
+      expect(await place.storage.social.refuse(flow.id, 'unverifiedEmail', now)).toBe(true)
+      expect(await place.storage.social.get(flow.id)).toMatchObject({ status: 'failed', reason: 'unverifiedEmail', profile })
+      expect(await place.storage.social.refuse(flow.id, 'unverifiedEmail', now)).toBe(false)
+    })
+
+    test('behavior: racing callbacks with one state: exactly one takes the flow', async () => {
+      const flow = await started()
+      await place.storage.social.authorize(flow.id, now)
+      const other = await place.another()
+      const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? other : place.storage).social.claim(flow.state, now)))
+      expect(claims.filter(Boolean)).toHaveLength(1)
+      await other.close()
+    })
+
+    test('behavior: cancel ends the device\'s own flow until it is redeemed; a done flow past its expiry is not redeemed', async () => {
+      const flow = await started()
+      expect(await place.storage.social.cancel(flow.id, await device(), now)).toBe(false)
+      expect(await place.storage.social.cancel(flow.id, flow.deviceId, now)).toBe(true)
+      expect(await place.storage.social.cancel(flow.id, flow.deviceId, now)).toBe(false)
+      expect(await place.storage.social.authorize(flow.id, now)).toBe(false)
+      const late = await started()
+      await place.storage.social.authorize(late.id, now)
+      await place.storage.social.claim(late.state, now)
+      await place.storage.social.finish(late.id, { profile }, now)
+      const { user } = await place.storage.users.ensure({ id: Ids.random(), email: `${Ids.random()}@example.test`, now })
+      expect(await place.storage.social.redeem(late.id, user.id, late.expiresAt)).toBe(false)
+      expect(await place.storage.social.redeem(late.id, user.id, now)).toBe(true)
+      expect(await place.storage.social.cancel(late.id, late.deviceId, now)).toBe(false)
+    })
+
+    test('behavior: prune drops the flows expired at or before the time, and only those', async () => {
+      const [old, fresh] = [await started(), await started()]
+      await place.raw('UPDATE social_flows SET expires_at = $2 WHERE id = $1', [old.id, now - 1])
+      await place.storage.social.prune(now - 1)
+      expect(await place.storage.social.get(old.id)).toBeUndefined()
+      expect(await place.storage.social.get(fresh.id)).toBeDefined()
+    })
+  })
+
+  describe('identities', () => {
+    const user = async () => (await place.storage.users.ensure({ id: Ids.random(), email: `${Ids.random()}@example.test`, now })).user.id
+
+    test('behavior: an account links to one user, once; the email identity is untouched', async () => {
+      const [u1, u2, subject] = [await user(), await user(), Ids.random()]
+      expect(await place.storage.identities.userOf('github', subject)).toBeUndefined()
+      const links = await Promise.all([u1, u2, u1].map((userId) => place.storage.identities.link({ provider: 'github', subject, userId, now })))
+      expect(links.filter(Boolean)).toHaveLength(1)
+      const owner = await place.storage.identities.userOf('github', subject)
+      expect([u1, u2]).toContain(owner)
+      expect(await place.storage.identities.userOf('google', subject)).toBeUndefined()
+      expect((await place.storage.users.get(owner!))?.email).toMatch(/@example\.test$/)
+    })
+
+    test('behavior: pending links become identities for their device and user only, if asked after `since`; all of them are dropped', async () => {
+      const [owner, other, deviceId, otherDevice] = [await user(), await user(), await device(), await device()]
+      const [fresh, old, elsewhere, someoneElse] = [Ids.random(), Ids.random(), Ids.random(), Ids.random()]
+      await place.storage.identities.requestLink({ provider: 'google', subject: fresh, userId: owner, deviceId, now })
+      await place.storage.identities.requestLink({ provider: 'google', subject: fresh, userId: owner, deviceId, now })
+      await place.storage.identities.requestLink({ provider: 'github', subject: old, userId: owner, deviceId, now: now - 10 })
+      await place.storage.identities.requestLink({ provider: 'google', subject: elsewhere, userId: owner, deviceId: otherDevice, now })
+      await place.storage.identities.requestLink({ provider: 'x', subject: someoneElse, userId: other, deviceId, now })
+      expect(await place.storage.identities.pending(deviceId)).toHaveLength(3)
+      expect(await place.storage.identities.userOf('google', fresh)).toBeUndefined()
+
+      expect(await place.storage.identities.confirmLinks({ deviceId, userId: owner, since: now - 5, now })).toEqual([{ provider: 'google', subject: fresh }])
+      expect(await place.storage.identities.userOf('google', fresh)).toBe(owner)
+      expect(await place.storage.identities.userOf('github', old)).toBeUndefined()
+      expect(await place.storage.identities.userOf('google', elsewhere)).toBeUndefined()
+      expect(await place.storage.identities.userOf('x', someoneElse)).toBeUndefined()
+      expect(await place.storage.identities.pending(deviceId)).toEqual([{ provider: 'x', subject: someoneElse, userId: other, deviceId }])
+      expect(await place.storage.identities.pending(otherDevice)).toHaveLength(1)
+      expect(await place.storage.identities.confirmLinks({ deviceId, userId: owner, since: now - 5, now })).toEqual([])
     })
   })
 

@@ -1,0 +1,27 @@
+// Social sign-in (issue 24; spec §1 socials, §7 30 s; docs/embedded-wallet.md §5): Connect's provider
+// buttons and the ConnectingSocial view in the frame, and what the secure-site says of a flow itself.
+// A section of the text catalogue (../Texts.ts) in a module of its own: only the chunks that show these
+// texts carry them. The providers' names are the core catalogue's (`ui.socials`).
+
+/**
+ * What the secure-site says of a flow itself. The server's refusals (denied, an answer that could not be
+ * checked, no verified email, expired, used) arrive in the server's own words, naming the provider.
+ */
+export const secureSocialText = {
+  /** The server answered a popup address other than this origin's own start page: the popup is not sent there. */
+  unsafeStart: 'The sign-in could not be started safely. Try again in a moment.',
+  noFlow: 'This sign-in expired or was cancelled: start again',
+} as const
+
+export const socialText = {
+  continueWith: 'Continue with {provider}',
+  more: 'More sign-in options',
+  signIn: 'Sign in with {provider} in the window that opened.',
+  progress: 'Signing in',
+  // The window reads closed: one last look at the server before saying so (socialLogin.ts).
+  checking: 'The sign-in window closed. Checking whether you finished…',
+  blocked: 'Your browser blocked the sign-in window.',
+  closed: 'The sign-in window was closed before you finished.',
+  retry: 'Try again',
+  cancel: 'Cancel',
+} as const
