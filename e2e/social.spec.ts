@@ -19,7 +19,10 @@ const underMore: readonly Provider[] = ['apple', 'facebook']
 async function choose(page: Page, provider: Provider) {
   const frame = modalFrame(page)
   const row = frame.getByRole('region', { name: 'Social login' })
-  if (underMore.includes(provider)) await row.getByRole('button', { name: 'More sign-in options' }).click()
+  if (underMore.includes(provider)) {
+    await expect(row.getByRole('button', { name: `Continue with ${names[provider]}` })).toBeHidden()
+    await row.getByRole('button', { name: 'More sign-in options' }).click()
+  }
   const popup = page.waitForEvent('popup')
   await row.getByRole('button', { name: `Continue with ${names[provider]}` }).click()
   return popup

@@ -49,7 +49,7 @@ export default function SocialLogin({ providers }: { providers: readonly (typeof
         </div>
       )}
       {more.length > 0 && (
-        <ul id={moreId} className="list" hidden={!expanded}>
+        <ul id={moreId} className="list social-more" hidden={!expanded}>
           {more.map((provider) => (
             <li key={provider}>
               <button type="button" className="list-button" onClick={pick(provider)}>
