@@ -8,7 +8,7 @@
 import type { Page } from '@playwright/test'
 import { recoverMessageAddress, type Hex } from 'viem'
 import { approve, approveFromMail, demoAddress, lastMailId, newEmail } from './embedded.js'
-import { expect, expectAccessible, frameOrigin, modalFrame, ready, test } from './fixtures.js'
+import { expect, expectAccessible, frameOrigin, loopbackOnly, modalFrame, ready, test } from './fixtures.js'
 
 type Provider = 'google' | 'github' | 'apple' | 'x' | 'discord' | 'facebook'
 const names: Record<Provider, string> = { google: 'Google', github: 'GitHub', apple: 'Apple', x: 'X', discord: 'Discord', facebook: 'Facebook' }
@@ -29,9 +29,10 @@ async function choose(page: Page, provider: Provider) {
 }
 
 /** At the provider's sign-in page: the person types who they are, then answers the consent page. */
-async function signIn(popup: Page, provider: Provider, email: string, options: { verified?: boolean; allow?: boolean } = {}) {
+async function signIn(popup: Page, provider: Provider, email: string, options: { verified?: boolean; allow?: boolean; name?: string } = {}) {
   await expect(popup.getByRole('heading', { level: 1 })).toContainText(`Sign in to ${names[provider]}`)
   await popup.getByRole('textbox', { name: 'Email' }).fill(email)
+  if (options.name) await popup.getByRole('textbox', { name: 'Name' }).fill(options.name)
   if (options.verified === false) await popup.getByRole('checkbox', { name: 'Email verified' }).uncheck()
   await popup.getByRole('button', { name: 'Sign in' }).click()
   await expect(popup.getByRole('heading', { level: 1 })).toContainText(`use your ${names[provider]} account`)
@@ -39,12 +40,12 @@ async function signIn(popup: Page, provider: Provider, email: string, options: {
 }
 
 /** Connect Wallet → the provider → signed in and allowed in its window → Account, with the window closed by itself. */
-async function loginWith(page: Page, provider: Provider, email: string) {
+async function loginWith(page: Page, provider: Provider, email: string, name?: string) {
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
   const popup = await choose(page, provider)
   await expect(modalFrame(page).getByRole('heading', { name: `Continue with ${names[provider]}` })).toBeVisible()
   const closed = popup.waitForEvent('close')
-  await signIn(popup, provider, email)
+  await signIn(popup, provider, email, { ...(name && { name }) })
   await closed
 }
 
@@ -64,9 +65,16 @@ for (const provider of ['google', 'github', 'apple', 'x', 'discord', 'facebook']
     test.setTimeout(90_000)
     const email = newEmail()
     await ready(page)
-    await loginWith(page, provider, email)
+    await loginWith(page, provider, email, 'Ada Example')
     await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
     await expect(modalFrame(page).getByText(email)).toBeVisible()
+    // spec §3 user: the email, and the provider's name for the person (Apple gives none after the first form post).
+    const user = await page.evaluate(() => (window as unknown as { modal: { getState(): { user?: { email: string; username?: string } } } }).modal.getState().user)
+    expect(user?.email).toBe(email)
+    if (provider === 'google') {
+      expect(user?.username).toBe('Ada Example')
+      await expect(modalFrame(page).getByText('Ada Example')).toBeVisible()
+    }
     const address = await demoAddress(page)
     expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
     await signsAs(page, address)
@@ -82,6 +90,7 @@ test('behavior: the same Google person again gets the same wallet; on a new brow
 
   // Another browser is another device: the social login proves the person, the mailed approval lets the device in.
   const other = await browser.newContext()
+  const outside = await loopbackOnly(other)
   try {
     const second = await other.newPage()
     await ready(second)
@@ -93,6 +102,7 @@ test('behavior: the same Google person again gets the same wallet; on a new brow
     await expect(modalFrame(second).getByRole('dialog', { name: 'Account' })).toBeVisible()
     expect(await demoAddress(second)).toBe(address)
     await signsAs(second, address)
+    expect(outside, 'requests to non-loopback hosts').toEqual([])
   } finally {
     await other.close()
   }
@@ -166,4 +176,27 @@ test('behavior: a blocked sign-in window gives a "Continue with Google" button w
   await closed
   await expect(frame.getByRole('dialog', { name: 'Account' })).toBeVisible()
   await expect(frame.getByText(email)).toBeVisible()
+})
+
+test('behavior: inside Telegram on Android, X and Facebook are not offered (spec §5)', async ({ browser }) => {
+  const context = await browser.newContext({
+    userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36 Telegram-Android/11.5.3',
+  })
+  const outside = await loopbackOnly(context)
+  try {
+    const page = await context.newPage()
+    // Telegram's web view marks the top window as its own SDK reads it.
+    await page.addInitScript(() => void ((window as unknown as Record<string, unknown>).TelegramWebviewProxy = { postEvent() {} }))
+    await ready(page)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    const row = modalFrame(page).getByRole('region', { name: 'Social login' })
+    await expect(row.getByRole('button', { name: 'Continue with Google' })).toBeVisible()
+    await expect(row.getByRole('button', { name: 'Continue with Discord' })).toBeVisible()
+    await expect(row.getByRole('button', { name: 'Continue with GitHub' })).toBeVisible()
+    await expect(row.getByRole('button', { name: 'Continue with Apple' })).toBeVisible()
+    await expect(row.getByRole('button', { name: /Continue with (X|Facebook)$/ })).toHaveCount(0)
+    expect(outside, 'requests to non-loopback hosts').toEqual([])
+  } finally {
+    await context.close()
+  }
 })

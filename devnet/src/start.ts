@@ -210,7 +210,8 @@ const servers: Server[] = (
           // Solana sends go to the dapp's Solana RPC and Bitcoin payments are followed on its Esplora API
           // (balances and history come from the api).
           'connect-src': `'self' ${apiOrigin} ${urls.relay} ${chains.map((c) => c.rpcUrl).join(' ')} ${solana.url} ${esplora.url}`,
-          'img-src': `'self' data: ${apiOrigin}`,
+          // The social providers' pictures of the person (spec §3 user): the devnet stand-in serves them.
+          'img-src': `'self' data: ${apiOrigin} ${oidc.origin}`,
           'frame-ancestors': '*',
         }),
       },

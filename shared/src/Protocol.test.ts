@@ -58,3 +58,49 @@ describe('views (issue 11)', () => {
     }
   })
 })
+
+describe('embeddedAccount (spec §3 Account user.username)', () => {
+  const account = { email: 'ada@example.com', address: `0x${'ab'.repeat(20)}`, solanaAddress: 'HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk' }
+
+  test('behavior: an account from a code has neither; a social sign-in may add the provider\'s name and an http(s) picture', () => {
+    expect(Protocol.embeddedAccount(account)).toBe(true)
+    expect(Protocol.embeddedAccount({ ...account, username: 'Ada Lovelace' })).toBe(true)
+    expect(Protocol.embeddedAccount({ ...account, username: 'أدا', avatar: 'https://lh3.example/a.png' })).toBe(true)
+    expect(Protocol.embeddedAccount({ ...account, avatar: `http://127.0.0.1:8795/google/avatars/${'1'.repeat(459)}.svg` })).toBe(true)
+  })
+
+  test.each([
+    ['an empty name', { username: '' }],
+    ['a name over 100 characters', { username: 'a'.repeat(101) }],
+    ['a name that is no string', { username: 42 }],
+    ['a null name', { username: null }],
+    ['a script URL', { avatar: 'javascript:alert(1)' }],
+    ['a data URL', { avatar: 'data:image/svg+xml,<svg onload="alert(1)"/>' }],
+    ['a relative path', { avatar: '/a.png' }],
+    ['no URL at all', { avatar: 'not a url' }],
+    ['a URL over 500 characters', { avatar: `https://img.example/${'a'.repeat(481)}` }],
+    ['a null picture', { avatar: null }],
+    ['a key of its own', { picture: 'https://img.example/a.png' }],
+  ])('error: %s is refused', (_, extra) => {
+    expect(Protocol.embeddedAccount({ ...account, ...extra })).toBe(false)
+    expect(Protocol.secureResults.restore({ account: { ...account, ...extra } })).toBe(false)
+  })
+})
+
+describe('modalState user (spec §3 Account user)', () => {
+  const state = { open: false, view: 'Account', loading: false, status: 'connected' }
+
+  test('behavior: the login\'s email and the provider\'s name are optional, and so is the user', () => {
+    for (const user of [undefined, {}, { email: 'ada@example.com' }, { email: 'ada@example.com', username: 'Ada Lovelace' }]) expect(Protocol.modalState({ ...state, user })).toBe(true)
+  })
+
+  test.each([
+    ['an empty name', { username: '' }],
+    ['a name over 100 characters', { username: 'a'.repeat(101) }],
+    ['an email over 254 characters', { email: `${'a'.repeat(250)}@x.io` }],
+    ['the picture, which the state does not carry', { avatar: 'https://img.example/a.png' }],
+    ['no object', 'ada@example.com'],
+  ])('error: %s is refused', (_, user) => {
+    expect(Protocol.modalState({ ...state, user })).toBe(false)
+  })
+})

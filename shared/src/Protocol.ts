@@ -143,6 +143,8 @@ export const configShape = {
   allowUnsupportedChain: S.boolean,
   basic: S.boolean,
   embedded: S.boolean,
+  /** spec §5: the host page runs in Telegram's web view, which filters the social providers (features/embedded/telegram.ts). */
+  telegram: S.optional(S.boolean),
   /**
    * Sign-in (issue 13): only what the frame needs to know of the dapp's `siwx`, whose functions stay
    * on the host page; `siwe` when it is the older `siweConfig` (shown as ConnectingSiwe), whose
@@ -193,6 +195,8 @@ export const modalState = S.object({
   /** spec §3 Account profileName and profileImage: the account's name (`alice.doorway.id`) and avatar, when it has them. */
   profileName: S.optional(S.string({ min: 1, max: 255 })),
   profileImage: S.optional(S.url),
+  /** spec §3 Account user: the embedded wallet's login, and the provider's name for the person after a social sign-in. */
+  user: S.optional(S.object({ email: S.optional(S.string({ max: 254 })), username: S.optional(S.string({ min: 1, max: 100 })) })),
 })
 export type ModalState = S.Infer<typeof modalState>
 
@@ -419,13 +423,23 @@ const op = Ids.isId
 const evmAddress = S.string({ pattern: /^0x[0-9a-fA-F]{40}$/ })
 const hexData = S.string({ max: 262_144, pattern: /^0x[0-9a-fA-F]*$/ })
 const accountEmail = S.string({ min: 3, max: 254 })
+const socialUsername = S.string({ min: 1, max: 100 })
+const socialAvatar: S.Schema<string> = (x): x is string => S.url(x) && x.length <= 500
 /** A Solana address: base58 of 32 bytes. */
 const solanaAddress = S.string({ min: 32, max: 44, pattern: /^[1-9A-HJ-NP-Za-km-z]+$/ })
 /**
  * The embedded wallet's accounts: its EVM address and its Solana address (SLIP-0010 m/44'/501'/0'/0' of
  * the same seed, docs/embedded-wallet.md §1). Every unlock derives both, so every answer carries both.
  */
-export const embeddedAccount = S.object({ email: accountEmail, address: evmAddress, solanaAddress })
+export const embeddedAccount = S.object({
+  email: accountEmail,
+  address: evmAddress,
+  solanaAddress,
+  /** spec §3 Account user.username: the provider's name for the person after a social sign-in, while its session lives. */
+  username: S.optional(socialUsername),
+  /** Their picture at the provider, when it gave one: an http(s) URL (never a script or data URL), as the server bounds it. */
+  avatar: S.optional(socialAvatar),
+})
 export type EmbeddedAccount = S.Infer<typeof embeddedAccount>
 /**
  * spec §4 unsafe methods we sign in this version (docs/embedded-wallet.md §6 lists the rest of AppKit's 11).

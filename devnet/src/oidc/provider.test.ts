@@ -263,6 +263,11 @@ describe('start', () => {
       email: 'alice@example.com',
       verified: true,
     })
+    // Its picture where Discord's CDN lays it out (/avatars/<id>/<hash>.png), under the face.
+    const { id, avatar } = me.body as { id: string; avatar: string }
+    const picture = await fetch(`${devnet.endpoints.discord.issuer}/avatars/${id}/${avatar}.png`)
+    expect(picture.status).toBe(200)
+    expect(picture.headers.get('content-type')).toBe('image/svg+xml')
   })
 
   test('behavior: facebook answers /me with the fields asked for', async () => {

@@ -222,7 +222,8 @@ async function route(apps: Record<Face, FaceApp> | undefined, req: IncomingMessa
     if (interaction) return await Interaction.handle(app, interaction[1]!, interaction[2] ?? '', req, res)
     const info = Profiles.userInfoRoutes.find((candidate) => candidate.face === face && candidate.path === path)
     if (info) return await userInfo(app, info, url.searchParams, req, res)
-    const avatar = /^\/avatars\/([\w.]+)\.svg$/.exec(path)
+    // Discord's client builds the picture's URL from the user's id and avatar hash, as its CDN lays it out.
+    const avatar = /^\/avatars\/([\w.]+)\.svg$/.exec(path) ?? (face === 'discord' ? /^\/avatars\/(\d+)\/[0-9a-f]{1,64}\.png$/.exec(path) : null)
     if (avatar && req.method === 'GET') return sendAvatar(app, avatar[1]!, res)
     return await forward(app, url, req, res)
   } catch (error) {

@@ -1,14 +1,16 @@
 /**
  * The modal's state as the host sees it (spec §3 ModalState): the core's open, view, loading and
- * connection, and the account's own name from the names feature. Composed here, on the host's side,
- * so that the core need not know about names.
+ * connection, the account's own name from the names feature, and the embedded wallet's login. Composed
+ * here, on the host's side, so that the core need not know about names.
  */
 import type * as Protocol from '@doorway/shared/Protocol'
 import * as S from '@doorway/shared/Schema'
 import { atom } from 'jotai'
 import { accountAtom, accountsAtom, activeStatusAtom, toProtocol } from '../core/connection.js'
+import type { Connector } from '../core/connectors/Connector.js'
 import { loadingAtom, openAtom } from '../core/modal.js'
 import { routeAtom } from '../core/router.js'
+import { userOf } from '../features/embedded/embedded.js'
 import { accountIdentityAtom, type Identity } from '../features/names/names.js'
 
 export const modalStateAtom = atom<Protocol.ModalState>((get) => {
@@ -23,8 +25,15 @@ export const modalStateAtom = atom<Protocol.ModalState>((get) => {
     ...(account && toProtocol(account)),
     ...(accounts.length && { accounts }),
     ...(identity.status === 'ready' && identity.identity && profileOf(identity.identity)),
+    ...(account && userState(account.connector)),
   }
 })
+
+/** spec §3 Account user (email, username): the login's email and a social sign-in's name; the picture is only the frame's to show. */
+function userState(connector: Connector): Pick<Protocol.ModalState, 'user'> | undefined {
+  const user = userOf(connector)
+  return user && { user: { email: user.email, ...(user.username && { username: user.username }) } }
+}
 
 /** spec §3 profileName and profileImage, as far as the protocol carries them (an inline image stays in the frame). */
 function profileOf(identity: Identity): Pick<Protocol.ModalState, 'profileName' | 'profileImage'> {

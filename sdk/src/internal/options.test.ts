@@ -13,6 +13,17 @@ const anvil = {
 const resolve = (options: Partial<Options>) => Options_.resolve({ projectId: 'p', networks: [anvil], ...options } as Options, 'html-doorway-0.1.0')
 
 describe('resolve', () => {
+  test('behavior: Telegram\'s web view is told to the frame (spec §5 filters its socials)', () => {
+    expect(resolve({}).telegram).toBe(false)
+    const top = globalThis as unknown as Record<string, unknown>
+    top.TelegramWebviewProxy = {}
+    try {
+      expect(resolve({}).telegram).toBe(true)
+    } finally {
+      delete top.TelegramWebviewProxy
+    }
+  })
+
   test('behavior: applies the spec defaults (§1, §9)', () => {
     expect(resolve({})).toMatchInlineSnapshot(`
       {
@@ -77,6 +88,7 @@ describe('resolve', () => {
         "sdkType": "appkit",
         "sdkVersion": "html-doorway-0.1.0",
         "siwx": undefined,
+        "telegram": false,
         "termsConditionsUrl": undefined,
         "themeMode": "dark",
         "tokens": {},

@@ -20,6 +20,8 @@ export function resolve(options: Options, sdkVersion: string): Protocol.Config {
     features: S.isPlainObject(options.features) ? { ...Constants.defaultFeatures, ...options.features } : options.features ?? Constants.defaultFeatures,
     accent: options.themeVariables?.accent,
     embedded: !!options.embedded,
+    // spec §5: Telegram's web view marks the top window, which only this page can see (as Telegram's own SDK detects it).
+    telegram: ['Telegram', 'TelegramWebviewProxy', 'TelegramWebviewProxyProto'].some((key) => key in globalThis),
     // Only which parts exist crosses; siweConfig's defaults are AppKit's (required, sign out on disconnect).
     siwx: siwx
       ? { siwe: false, signMessage: !!siwx.signMessage, signOutOnDisconnect: !!siwx.signOutOnDisconnect, required: false }

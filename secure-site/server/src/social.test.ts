@@ -689,6 +689,60 @@ describe('redeem, a long poll', () => {
   })
 })
 
+describe("the session's profile (spec §3 Account user.username)", () => {
+  /** A typed google account: its name is the one typed, its picture the stand-in's. */
+  const google = (to: string) => ({ email: to, name: 'Grace Hopper' })
+  const picture = expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/google\/avatars\/\d+\.svg$/)
+
+  test('behavior: POST /v1/session answers the name and picture of the sign-in that started the session; an email code on that device clears them', async () => {
+    const d = await device()
+    const to = typedEmail()
+    const { flowId } = await signedIn(d, 'google', google(to))
+    const redeemed = await d.redeem(flowId)
+    expect(redeemed.body).toMatchObject({ next: 'create', username: 'Grace Hopper', avatar: picture })
+    const userId = redeemed.body.user.id as string
+    await createWallet(d, userId)
+    // After a reload: the device asks for its share again, and gets the name and picture with it.
+    const restored = await d.call('POST', '/v1/session')
+    expect(restored).toMatchObject({ status: 200, body: { user: { id: userId, email: to, username: 'Grace Hopper', avatar: redeemed.body.avatar } } })
+
+    expect(await emailSignIn(d, to)).toMatchObject({ user: { id: userId }, next: 'approve' })
+    const afterCode = await d.call('POST', '/v1/session')
+    expect(afterCode.status).toBe(200)
+    expect(afterCode.body.user).toEqual({ id: userId, email: to })
+  })
+
+  test("behavior: the recovery that completes a social sign-in on a new device keeps its profile; the session's end forgets it", async () => {
+    const to = typedEmail()
+    const owner = await device()
+    const { user } = await emailSignIn(owner, to)
+    await createWallet(owner, user.id)
+    expect((await owner.call('POST', '/v1/session')).body.user).toEqual({ id: user.id, email: to })
+
+    const d = await device()
+    const { flowId } = await signedIn(d, 'google', google(to))
+    expect(await d.redeem(flowId)).toMatchObject({ status: 200, body: { next: 'approve', username: 'Grace Hopper' } })
+    expect((await stack.approve(to)).status).toBe(200)
+    expect(await d.call('POST', '/v1/recovery')).toMatchObject({ status: 200, body: { state: 'ready' } })
+    const share = (await Shares.splitTwice(Shares.entropy())).server
+    expect((await d.call('POST', '/v1/devices/share', { deviceShare: base64url(await Transport.up(stack.keys.build.serverPublicKey, 'deviceShare', d.id, share)) })).status).toBe(201)
+    expect((await d.call('POST', '/v1/session')).body.user).toEqual({ id: user.id, email: to, username: 'Grace Hopper', avatar: picture })
+
+    expect((await d.call('POST', '/v1/session/end')).status).toBe(200)
+    expect(await storage.devices.get(d.id)).toMatchObject({ sessionStartedAt: null, socialUsername: null, socialAvatar: null })
+  })
+
+  test('behavior: a provider that gives no name or picture (apple) leaves both out of the session answer', async () => {
+    const d = await device()
+    const to = typedEmail()
+    const { flowId } = await signedIn(d, 'apple', { email: to })
+    const redeemed = await d.redeem(flowId)
+    expect(redeemed.body).toMatchObject({ next: 'create', username: null, avatar: null })
+    await createWallet(d, redeemed.body.user.id)
+    expect((await d.call('POST', '/v1/session')).body.user).toEqual({ id: redeemed.body.user.id, email: to })
+  })
+})
+
 describe('configuration', () => {
   test('behavior: DOORWAY_SOCIAL_DEVNET names the stand-in\'s endpoints for all six', () => {
     for (const face of OidcProvider.faces) {

@@ -214,14 +214,19 @@ const flowId = 'f'.repeat(32)
 const started = (base = 'http://127.0.0.1:5175') => ({ status: 201, body: { flowId, url: `${base}/oauth/start?flow=${flowId}`, expiresAt: Date.now() + 600_000 } })
 const pending = { status: 200, body: { state: 'pending' } }
 
+/** What the stand-in's provider says of the person, by default. */
+const ada = { username: 'Ada', avatar: null }
+
 /**
  * The provider proved `email`: the stand-in answers done as the server would, having proved the email
- * to the real stack for this device (a code), so the device's session starts there as a redeem starts it.
+ * to the real stack for this device (a code), so the device's session starts there as a redeem starts it,
+ * with the provider's name and picture kept for it as a redeem keeps them (routes/social.ts).
  */
-async function proven(wallet: Wallet.Wallet, email: string): Promise<Reply> {
+async function proven(wallet: Wallet.Wallet, email: string, profile: { username: string | null; avatar: string | null } = ada): Promise<Reply> {
   const { challengeId } = await wallet.server.send('POST /v1/email/start', { email, ...origin })
   const { user, next } = await wallet.server.send('POST /v1/email/verify', { challengeId, code: codeFor(email) })
-  return { status: 200, body: { state: 'done', user, next, username: 'Ada', avatar: null } }
+  await place.db.query('UPDATE devices SET social_username = $2, social_avatar = $3 WHERE id = $1', [wallet.device!.id, profile.username, profile.avatar])
+  return { status: 200, body: { state: 'done', user, next, ...profile } }
 }
 
 describe('social sign-in', () => {
@@ -232,7 +237,7 @@ describe('social sign-in', () => {
     expect(await Wallet.startSocial(wallet, 'google', origin)).toBe(`http://127.0.0.1:5175/oauth/start?flow=${flowId}`)
     expect(await Wallet.redeemSocial(wallet)).toBe('pending')
     const account = await Wallet.redeemSocial(wallet)
-    expect(account).toEqual({ email, address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), solanaAddress: expect.any(String) })
+    expect(account).toEqual({ email, address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), solanaAddress: expect.any(String), username: 'Ada' })
     const signature = await (await Wallet.account(wallet)).signMessage({ message: 'social' })
     expect(await recoverMessageAddress({ message: 'social', signature })).toBe((account as Wallet.Account).address)
     expect(requests).toEqual([
@@ -257,7 +262,39 @@ describe('social sign-in', () => {
     expect(wallet.challenge).toBeUndefined()
     const recovered = Wallet.awaitDevice(wallet)
     await place.stack.approve(email)
-    expect(await recovered).toEqual({ email, address, solanaAddress })
+    expect(await recovered).toEqual({ email, address, solanaAddress, username: 'Ada' })
+  })
+
+  test("behavior: the provider's name and picture come back on a reload (restore), while the session lives; a code's sign-in here has neither", async () => {
+    const email = newEmail()
+    const store = Device.memoryStore()
+    const profile = { username: 'Ada Lovelace', avatar: 'https://lh3.example/ada.png' }
+    const { wallet } = socialDevice((path) => (path === '/v1/social/start' ? started() : path === '/v1/social/redeem' ? proven(wallet, email, profile) : { status: 200, body: {} }), store)
+    await Wallet.startSocial(wallet, 'google', origin)
+    const account = await Wallet.redeemSocial(wallet)
+    expect(account).toMatchObject(profile)
+    // A reload: the same device store, a fresh module; the server's session answers the profile.
+    expect(await Wallet.restore(device(store))).toEqual(account)
+
+    // The person signs out, then in again here with a code: the same wallet, and no provider's name.
+    await Wallet.signOut(wallet)
+    await place.db.query('UPDATE otp_challenges SET created_at = created_at - 60000 WHERE email = $1', [email])
+    const again = device(store)
+    await Wallet.connectEmail(again, email, origin)
+    expect(await Wallet.connectOtp(again, codeFor(email))).toBe('VERIFY_DEVICE')
+    await place.stack.approve(email)
+    const byCode = await Wallet.awaitDevice(again)
+    expect(byCode).toEqual({ email, address: (account as Wallet.Account).address, solanaAddress: (account as Wallet.Account).solanaAddress })
+    expect(await Wallet.restore(device(store))).toEqual(byCode)
+  })
+
+  test("error: a picture the server answers that is no URL is left out (the frame would refuse the whole account); the name stays", async () => {
+    const email = newEmail()
+    const { wallet } = socialDevice((path) => (path === '/v1/social/start' ? started() : path === '/v1/social/redeem' ? proven(wallet, email, { username: 'Ada', avatar: 'https://[bad/a.png' }) : { status: 200, body: {} }))
+    await Wallet.startSocial(wallet, 'google', origin)
+    const account = await Wallet.redeemSocial(wallet)
+    expect(account).toMatchObject({ email, username: 'Ada' })
+    expect(account).not.toHaveProperty('avatar')
   })
 
   test.each([

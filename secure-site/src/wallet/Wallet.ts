@@ -16,6 +16,7 @@ import type * as Constants from '@doorway/shared/Constants'
 import type * as Contract from '@doorway/shared/Contract'
 import * as Email from '@doorway/shared/Email'
 import * as Errors from '@doorway/shared/Errors'
+import * as S from '@doorway/shared/Schema'
 import { emailLoginThrottled, format } from '@doorway/shared/Texts'
 import { secureText } from '@doorway/shared/texts/email'
 import { secureSocialText } from '@doorway/shared/texts/social'
@@ -25,8 +26,14 @@ import * as Device from './Device.js'
 import * as Server from './Server.js'
 import * as Solana from './Solana.js'
 
-/** The wallet as the frame knows it: the email, the EVM address and the Solana address of the same entropy (docs/embedded-wallet.md §1). */
-export type Account = { email: string; address: `0x${string}`; solanaAddress: string }
+/**
+ * The wallet as the frame knows it: the email, the EVM address and the Solana address of the same entropy
+ * (docs/embedded-wallet.md §1), and after a social sign-in the provider's name and picture, while its session lives.
+ */
+export type Account = { email: string; address: `0x${string}`; solanaAddress: string } & Profile
+
+/** spec §3 Account user.username: what a social sign-in's provider said of the person, as far as it said it. */
+export type Profile = { username?: string; avatar?: string }
 
 /** docs/embedded-wallet.md §1: the derived key is dropped after this long without use. */
 export const idleMs = 15 * 60_000
@@ -62,7 +69,7 @@ export type Wallet = {
   /** A social sign-in started by startSocial, until redeemSocial redeems it or cancelSocial ends it; the host as the flow named it. */
   social: { flowId: string; host: string; attested: boolean } | undefined
   /** A verified code or social sign-in for an existing wallet, until the person approves this device (VERIFY_DEVICE). */
-  approval: { user: Verified['user']; email: string; host: string; attested: boolean } | undefined
+  approval: { user: Verified['user']; email: string; host: string; attested: boolean; profile: Profile } | undefined
   /** The export code sent by exportCode, until exportSecret uses it. */
   exportChallenge: string | undefined
 }
@@ -95,7 +102,8 @@ export async function restore(wallet: Wallet, signal?: AbortSignal): Promise<Acc
   const d = await Device.openShare(store, wallet.device!, record)
   const a = await down(wallet, 'deviceShare', record.userId, session.deviceShare)
   const secret = await combine(wallet, d, a, record.address)
-  return unlock(wallet, secret, record.email)
+  // The server keeps a social sign-in's name and picture with its session, so a reload shows them again.
+  return unlock(wallet, secret, record.email, profileOf(session.user))
 }
 
 /**
@@ -148,13 +156,19 @@ export async function connectOtp(wallet: Wallet, code: string, signal?: AbortSig
  * wallet is created here; an existing wallet answers VERIFY_DEVICE, and `awaitDevice` recovers it once
  * the person approves this device from the vault's mail, which names `origin`'s host.
  */
-async function signedIn(wallet: Wallet, verified: Pick<Verified, 'user' | 'next'>, origin: { host: string; attested: boolean }, signal?: AbortSignal): Promise<Account | 'VERIFY_DEVICE'> {
+async function signedIn(
+  wallet: Wallet,
+  verified: Pick<Verified, 'user' | 'next'>,
+  origin: { host: string; attested: boolean },
+  signal?: AbortSignal,
+  profile: Profile = {},
+): Promise<Account | 'VERIFY_DEVICE'> {
   if (verified.next === 'approve') {
-    wallet.approval = { user: verified.user, email: verified.user.email, host: origin.host, attested: origin.attested }
+    wallet.approval = { user: verified.user, email: verified.user.email, host: origin.host, attested: origin.attested, profile }
     return 'VERIFY_DEVICE'
   }
   try {
-    return await createWallet(wallet, verified.user, signal)
+    return await createWallet(wallet, verified.user, signal, profile)
   } catch (error) {
     throw toDoorwayError(error)
   }
@@ -205,7 +219,15 @@ export async function redeemSocial(wallet: Wallet, signal?: AbortSignal): Promis
   }
   if (answer.state === 'pending') return 'pending'
   wallet.social = undefined
-  return signedIn(wallet, answer, social, signal)
+  return signedIn(wallet, answer, social, signal, profileOf(answer))
+}
+
+/**
+ * The provider's name and picture as the server answered them (null or absent: not given). A picture the
+ * frame would not take as a URL is left out, so it cannot cost the person their account's answer.
+ */
+function profileOf({ username, avatar }: { username?: string | null; avatar?: string | null }): Profile {
+  return { ...(username && { username }), ...(avatar && S.url(avatar) && { avatar }) }
 }
 
 /** The person left (the window closed, Cancel, the modal closed): the flow ends at the server, so a late callback is refused. */
@@ -228,7 +250,7 @@ function socialError(error: unknown): Errors.DoorwayError {
 }
 
 /** A new user's wallet: fresh entropy, its two splits, R2 sealed to the pinned vault key (docs/embedded-wallet.md §2). */
-async function createWallet(wallet: Wallet, user: Verified['user'], signal?: AbortSignal): Promise<Account> {
+async function createWallet(wallet: Wallet, user: Verified['user'], signal: AbortSignal | undefined, profile: Profile): Promise<Account> {
   const { options } = wallet
   const deviceId = wallet.device!.id
   const secret = Shares.entropy()
@@ -242,7 +264,7 @@ async function createWallet(wallet: Wallet, user: Verified['user'], signal?: Abo
   if (!(await Attest.verify(options.vaultSigningKey, { kind: 'wallet', userId: user.id, email: user.email, address }, attestation))) throw substituted(wallet)
   await Device.saveWallet(options.store, wallet.device!, { userId: user.id, email: user.email, address, share: shares.device })
   for (const share of Object.values(shares)) share.fill(0)
-  return unlock(wallet, secret, user.email)
+  return unlock(wallet, secret, user.email, profile)
 }
 
 type Ready = Extract<Contract.Result<Server.Route<'POST /v1/recovery'>>, { state: 'ready' }>
@@ -308,7 +330,7 @@ async function recoverWallet(wallet: Wallet, approval: NonNullable<Wallet['appro
   d.fill(0)
   a.fill(0)
   wallet.approval = undefined
-  return unlock(wallet, secret, email)
+  return unlock(wallet, secret, email, approval.profile)
 }
 
 /** A share that came down sealed to this device's seal key; one that does not open was altered or misdirected. */
@@ -475,14 +497,14 @@ async function call<E extends Server.Endpoint>(wallet: Wallet, endpoint: E, body
   }
 }
 
-function unlock(wallet: Wallet, secret: Uint8Array, email: string): Account {
+function unlock(wallet: Wallet, secret: Uint8Array, email: string, profile: Profile): Account {
   lock(wallet)
   const account = Shares.evmAccount(secret)
   // The same verified entropy: the EVM address check covers the Solana key too.
   const solana = Solana.fromEntropy(secret)
   secret.fill(0)
   wallet.unlocked = { account, solana, email, timer: setTimeout(() => lock(wallet), idleMs) }
-  return { email, address: account.address, solanaAddress: solana.address }
+  return { email, address: account.address, solanaAddress: solana.address, ...profile }
 }
 
 /** Two shares rebuilt into the entropy, checked against the committed address; both are zeroed. */

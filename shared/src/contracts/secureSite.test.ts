@@ -88,3 +88,25 @@ describe('table', () => {
     expect([SecureSite.shareBytes, SecureSite.pointBytes, SecureSite.sealedShareBytes]).toEqual([17, 65, 111])
   })
 })
+
+describe('answers', () => {
+  const session = SecureSite.answers['POST /v1/session']
+  const user = { id: 'ab'.repeat(16), email: 'ada@example.com' }
+  const answer = (extra: Record<string, unknown> = {}) => ({ user: { ...user, ...extra }, address: `0x${'ab'.repeat(20)}`, deviceShare: encode(new Uint8Array(SecureSite.sealedShareBytes)) })
+
+  test("behavior: POST /v1/session's user may carry a social sign-in's name and picture; an older server's answer is still valid", () => {
+    expect(session(answer())).toBe(true)
+    expect(session(answer({ username: 'Ada Lovelace' }))).toBe(true)
+    expect(session(answer({ username: 'Ada Lovelace', avatar: 'https://lh3.example/a.png' }))).toBe(true)
+  })
+
+  test.each([
+    ['an empty name', { username: '' }],
+    ['a name over 100 characters', { username: 'a'.repeat(101) }],
+    ['a null name (the redeem says null; the session leaves it out)', { username: null }],
+    ['a picture that is no http(s) URL', { avatar: 'javascript:alert(1)' }],
+    ['a picture over 500 characters', { avatar: `https://img.example/${'a'.repeat(481)}` }],
+  ])("error: POST /v1/session's user with %s is refused", (_, extra) => {
+    expect(session(answer(extra))).toBe(false)
+  })
+})

@@ -62,6 +62,11 @@ export function bytes(name: string, length: number) {
 const id = /* @__PURE__ */ S.string({ pattern: Ids.pattern })
 const time = /* @__PURE__ */ S.integer({ min: 0 })
 const user = /* @__PURE__ */ S.object({ id, email: S.string({ max: 254 }) })
+/** The provider's name for the person (spec §3 `user.username`) and their picture (social/profiles.ts bounds both). */
+const username = /* @__PURE__ */ S.string({ min: 1, max: 100 })
+const avatar = /* @__PURE__ */ S.string({ max: 500, pattern: /^https?:\/\// })
+/** A live session's user: a social sign-in's session has the provider's name and picture too, when it gave them; older servers send neither. */
+const sessionUser = /* @__PURE__ */ S.object({ id, email: S.string({ max: 254 }), username: S.optional(username), avatar: S.optional(avatar) })
 const challenge = /* @__PURE__ */ S.object({ challengeId: id, expiresAt: time })
 const evmAddress = /* @__PURE__ */ S.string({ pattern: /^0x[0-9a-fA-F]{40}$/ })
 const sealed = /* @__PURE__ */ base64url(sealedShareBytes)
@@ -117,9 +122,9 @@ export const answers = {
       state: S.literal('done'),
       user,
       next: S.oneOf(['create', 'approve']),
-      /** The provider's name for the person (spec §3 `user.username`) and their picture, when it gave them. */
-      username: S.union(S.string({ min: 1, max: 100 }), S.literal(null)),
-      avatar: S.union(S.string({ max: 500, pattern: /^https?:\/\// }), S.literal(null)),
+      /** The provider's name for the person and their picture, when it gave them. */
+      username: S.union(username, S.literal(null)),
+      avatar: S.union(avatar, S.literal(null)),
     }),
   ),
   'POST /v1/social/cancel': empty,
@@ -130,7 +135,7 @@ export const answers = {
   'POST /v1/recovery/resend': S.object({ expiresAt: time }),
   'POST /v1/wallet': S.object({ attestation: signature }),
   'POST /v1/devices/share': empty,
-  'POST /v1/session': S.object({ user, address: evmAddress, deviceShare: sealed }),
+  'POST /v1/session': S.object({ user: sessionUser, address: evmAddress, deviceShare: sealed }),
   'POST /v1/session/end': empty,
   'POST /v1/export/code': S.union(S.object({ fresh: S.literal(true) }), challenge),
   'POST /v1/export': S.object({ deviceShare: sealed }),

@@ -24,7 +24,8 @@ export type Connector = {
   /** spec §3 account types: undefined is an EOA; smart accounts skip the gas check (spec §6). */
   accountType?: 'eoa' | 'smartAccount'
   /** spec §3 Account.user: the embedded wallet's login. */
-  user?: { email: string }
+  /** spec §3 Account user: the embedded wallet's login, with a social sign-in's name and picture. */
+  user?: { email: string; username?: string; avatar?: string }
   /**
    * A JSON-RPC request to the wallet: EIP-1193 for eip155. A WalletConnect session routes another
    * namespace's wallet methods by `chainId` (CAIP-2).

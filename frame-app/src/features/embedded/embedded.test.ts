@@ -10,9 +10,10 @@ import { configAtom, hostOriginAtom } from '../../core/config.js'
 import { accountAtom } from '../../core/connection.js'
 import { embeddedId } from '../../core/connectors/Connector.js'
 import { codeStepAtom, deviceApprovalTimeoutMs, emailStepAtom, leaveStepAtom, loginAtom, otherEmailAtom, resendLinkAtom } from './emailLogin.js'
-import { approvalAtom, cancelApprovalAtom, restoreEmbeddedAtom } from './embedded.js'
+import { approvalAtom, cancelApprovalAtom, restoreEmbeddedAtom, userOf } from './embedded.js'
 import { exportKeyAtom } from './embeddedSession.js'
 import * as Storage from '../../core/storage.js'
+import { modalStateAtom } from '../../host/modalState.js'
 import * as Requests from '../../host/requests.js'
 import { balanceRefreshAtom } from '../balances/balance.js'
 import { closeModalAtom, openAtom } from '../../core/modal.js'
@@ -85,6 +86,9 @@ describe('email login', () => {
     const account = store.get(accountAtom)!
     expect(account).toMatchObject({ address, chainId: 'eip155:31337' })
     expect(account.connector).toMatchObject({ type: 'AUTH', user: { email: 'ada@example.com' } })
+    // A code names no provider: no name or picture beside the email.
+    expect(userOf(account.connector)).toEqual({ email: 'ada@example.com' })
+    expect(store.get(modalStateAtom).user).toEqual({ email: 'ada@example.com' })
     expect(store.get(routeAtom)).toEqual({ view: 'Account' })
   })
 
@@ -121,6 +125,16 @@ describe('email login', () => {
     await throughCodeStep(store)
     expect(store.get(toastAtom).toast).toMatchObject({ variant: 'error', message: emailText.expired })
     expect(store.get(routeAtom)).toEqual({ view: 'EmailLogin' })
+  })
+
+  test("behavior: a returning device after a social sign-in reconnects with the provider's name and picture: the connection's user has both, the host's state the name", async () => {
+    const profile = { username: 'Ada Lovelace', avatar: 'https://lh3.example/ada.png' }
+    const { store } = setup({ restore: () => ({ account: { email: 'ada@example.com', address, solanaAddress, ...profile } }) })
+    Storage.write('connection', { namespace: 'eip155', connectorId: embeddedId })
+    await store.set(restoreEmbeddedAtom)
+    await vi.waitFor(() => expect(store.get(accountAtom)).not.toBeNull())
+    expect(userOf(store.get(accountAtom)!.connector)).toEqual({ email: 'ada@example.com', ...profile })
+    expect(store.get(modalStateAtom).user).toEqual({ email: 'ada@example.com', username: 'Ada Lovelace' })
   })
 
   test('error: a returning device times out at 30 s, is aborted there, and connects nothing later (spec §7)', async () => {

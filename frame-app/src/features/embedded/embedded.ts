@@ -5,8 +5,9 @@
  * and code steps are emailLogin.ts, loaded with EmailLogin.
  */
 import * as Logger from '@doorway/shared/Logger'
+import type * as Protocol from '@doorway/shared/Protocol'
 import { atom, type createStore } from 'jotai'
-import { embeddedId } from '../../core/connectors/Connector.js'
+import { type Connector, embeddedId } from '../../core/connectors/Connector.js'
 import { accountAtom, forgetAtom, storedConnectorId } from '../../core/connection.js'
 import { openAtom } from '../../core/modal.js'
 
@@ -25,6 +26,14 @@ export const restoreEmbeddedAtom = atom(null, async (get, set) => {
     set(forgetAtom)
   }
 })
+
+/** spec §3 Account user as the embedded wallet fills it: the email, and after a social sign-in the provider's name and picture. */
+export type User = Pick<Protocol.EmbeddedAccount, 'email' | 'username' | 'avatar'>
+
+/** The login behind an account's connector, if it has one (spec §3 Account user). */
+export function userOf(connector: Connector): User | undefined {
+  return connector.user
+}
 
 /** The approval in progress, if any: the ApproveTransaction view aborts it when it goes away. */
 export const approvalAtom = atom<{ op: string; controller: AbortController } | null>(null)

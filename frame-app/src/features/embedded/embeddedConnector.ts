@@ -12,6 +12,7 @@ import * as Ids from '@doorway/shared/Ids'
 import * as Protocol from '@doorway/shared/Protocol'
 import { base58, base64 } from '@scure/base'
 import { type Connector, embeddedId } from '../../core/connectors/Connector.js'
+import type { User } from './embedded.js'
 
 /** Answered by the chain's RPC as they are: reading never needs the key. */
 export const readMethods: ReadonlySet<string> = new Set([
@@ -129,7 +130,7 @@ export function create(options: Options): Connector {
     namespaces: ['eip155', 'solana'],
     solana: solanaSigner(options),
     accountType: 'eoa',
-    user: { email: account.email },
+    user: loginOf(account),
     async request({ method, params }) {
       const list = Array.isArray(params) ? params : []
       if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [account.address]
@@ -149,6 +150,11 @@ export function create(options: Options): Connector {
     },
     disconnect: () => secure.call('signOut', {}).then(() => undefined),
   }
+}
+
+/** spec §3 Account user: the login, and a social sign-in's name and picture (embedded.ts userOf reads them). */
+function loginOf({ email, username, avatar }: Protocol.EmbeddedAccount): User {
+  return { email, ...(username && { username }), ...(avatar && { avatar }) }
 }
 
 /** Solana requests are approved in the secure-site as EVM ones are; the wire bytes cross in base64. */

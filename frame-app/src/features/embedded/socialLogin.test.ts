@@ -97,10 +97,11 @@ describe('social sign-in', () => {
     await answer(1, pending)
     expect(window.location.href).toBe(flowUrl)
     expect(calls.starts).toEqual([{ op: expect.stringMatching(/^[0-9a-f]{32}$/), provider: 'google', host: 'http://localhost:5173' }])
-    await answer(2, { account })
+    await answer(2, { account: { ...account, username: 'Ada Lovelace', avatar: 'https://lh3.example/ada.png' } })
     await flow
     await vi.waitFor(() => expect(store.get(accountAtom)).not.toBeNull())
-    expect(store.get(accountAtom)!.connector).toMatchObject({ type: 'AUTH', user: { email: account.email } })
+    // The provider's name and picture come with the account: Account shows them beside the email.
+    expect(store.get(accountAtom)!.connector).toMatchObject({ type: 'AUTH', user: { email: account.email, username: 'Ada Lovelace', avatar: 'https://lh3.example/ada.png' } })
     expect(store.get(routeAtom)).toEqual({ view: 'Account' })
     expect(calls.redeems).toHaveLength(2)
     expect(new Set(calls.redeems).size).toBe(2)

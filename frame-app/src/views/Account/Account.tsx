@@ -11,11 +11,13 @@ import { IconButton } from '../../components/IconButton.js'
 import { Placeholder } from '../../components/Placeholder.js'
 import { Tabs } from '../../components/Tabs.js'
 import { Tokens } from './Tokens.js'
+import { User } from './User.js'
 import { WalletIcon } from '../../components/WalletIcon.js'
 import { nativeBalanceAtom } from '../../features/balances/balance.js'
 import { configAtom } from '../../core/config.js'
 import { accountAtom, activeNamespaceAtom, disconnectAtom } from '../../core/connection.js'
 import { closeModalAtom } from '../../core/modal.js'
+import { type User as Login, userOf } from '../../features/embedded/embedded.js'
 import { accountIdentityAtom, refreshIdentityAtom } from '../../features/names/names.js'
 import * as Namespaces from '../../features/namespaces/registry.js'
 import { activeNetworkAtom } from '../../core/network.js'
@@ -40,7 +42,7 @@ export function Account() {
   return (
     <div className="stack">
       {account ? (
-        <Identity address={account.address} walletImageUrl={account.connector.imageUrl} email={account.connector.user?.email} unread={Namespaces.registry[namespace].balances ? undefined : network?.name} />
+        <Identity address={account.address} walletImageUrl={account.connector.imageUrl} user={userOf(account.connector)} unread={Namespaces.registry[namespace].balances ? undefined : network?.name} />
       ) : (
         <>
           <Placeholder>{accountText.notConnected}</Placeholder>
@@ -103,14 +105,14 @@ function Lazy({ view: View }: { view: ComponentType }) {
   )
 }
 
-type IdentityProps = { address: string; walletImageUrl?: string | undefined; email?: string | undefined; unread?: string | undefined }
+type IdentityProps = { address: string; walletImageUrl?: string | undefined; user?: Login | undefined; unread?: string | undefined }
 
 /**
  * The account's name (spec §3 profileName) and avatar (profileImage, else the wallet's icon) over its
- * address (truncated, with copy), and the native balance; `unread` names a network whose namespace's
+ * address (truncated, with copy), the embedded wallet's login (spec §3 user), and the native balance; `unread` names a network whose namespace's
  * balances the frame does not read (features/namespaces/registry.ts), which is said instead.
  */
-function Identity({ address, walletImageUrl, email, unread }: IdentityProps) {
+function Identity({ address, walletImageUrl, user, unread }: IdentityProps) {
   const balance = useAtomValue(balanceAtom)
   const named = useAccountName()
   const copy = useCopy()
@@ -124,7 +126,7 @@ function Identity({ address, walletImageUrl, email, unread }: IdentityProps) {
         <span title={address}>{Address.truncate(address)}</span>
         <IconButton label={accountText.copy} icon="copy" onClick={() => copy(address, { copied: accountText.copied, failed: accountText.copyFailed })} />
       </div>
-      {email && <p className="muted identity-email">{email}</p>}
+      {user && <User user={user} />}
       <p className="balance" aria-label={accountText.balance}>
         {balance.state === 'loading' && unread === undefined ? <span className="spinner" aria-hidden="true" /> : (text ?? accountText.balanceUnavailable)}
       </p>

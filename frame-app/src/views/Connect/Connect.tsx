@@ -7,6 +7,7 @@ import { Fragment, lazy, Suspense, useState } from 'react'
 import { chosenWalletAtom } from '../../features/catalogue/catalogue.js'
 import { configAtom, mobileAtom } from '../../core/config.js'
 import { activeNamespaceAtom } from '../../core/connection.js'
+import { socialsFor } from '../../features/embedded/telegram.js'
 import { pushAtom } from '../../core/router.js'
 import { CatalogueWallets, useCatalogueCount } from './CatalogueWallets.js'
 import { InstalledWallets } from './InstalledWallets.js'
@@ -25,17 +26,22 @@ export const embeddedNamespaces: readonly Caip.Namespace[] = ['eip155', 'solana'
  * The connect methods in `connectMethodsOrder` whose feature is on (spec §2; wallets are always on). The
  * social row holds the OAuth providers; Farcaster (ConnectingFarcaster) is not among them yet.
  */
-export function methodsOf(features: Protocol.Features, namespace: Caip.Namespace = 'eip155'): Protocol.Features['connectMethodsOrder'] {
+export function methodsOf(features: Protocol.Features, namespace: Caip.Namespace = 'eip155', telegram = false): Protocol.Features['connectMethodsOrder'] {
   const order = features.connectMethodsOrder.includes('wallet')
     ? features.connectMethodsOrder
     : [...features.connectMethodsOrder, 'wallet' as const]
   const embedded = embeddedNamespaces.includes(namespace)
-  return order.filter((m) => m === 'wallet' || (embedded && (m === 'email' ? features.email : !!features.socials && features.socials.some((p) => p !== 'farcaster'))))
+  return order.filter((m) => m === 'wallet' || (embedded && (m === 'email' ? features.email : socialsOf(features, telegram).some((p) => p !== 'farcaster'))))
+}
+
+/** The dapp's social providers as this device may offer them (spec §5: Telegram's web view filters them). */
+export function socialsOf(features: Protocol.Features, telegram = false): (typeof Protocol.socials)[number][] {
+  return socialsFor(features.socials || [], telegram, navigator.userAgent)
 }
 
 export function Connect() {
   const config = useAtomValue(configAtom)!
-  const methods = methodsOf(config.features, useAtomValue(activeNamespaceAtom))
+  const methods = methodsOf(config.features, useAtomValue(activeNamespaceAtom), config.telegram)
   const collapse = config.features.collapseWallets && methods.length > 1
   return (
     <div className="stack">
@@ -44,7 +50,7 @@ export function Connect() {
           {index > 0 && <div className="separator">{ui.connect.or}</div>}
           <Suspense fallback={<span className="spinner" aria-hidden="true" />}>
             {method === 'email' && <EmailLogin />}
-            {method === 'social' && <SocialLogin providers={config.features.socials || []} />}
+            {method === 'social' && <SocialLogin providers={socialsOf(config.features, config.telegram)} />}
           </Suspense>
           {method === 'wallet' && <Wallets collapsed={collapse} />}
         </Fragment>

@@ -43,7 +43,8 @@ export function routes(server: Server) {
     const now = server.now()
     const challenge = await Codes.verify(server, { deviceId: device.id, challengeId, code, source: Limits.source(c, server) })
     const { user } = await storage.users.ensure({ id: Ids.random(), email: challenge.email, now })
-    await storage.devices.startSession(device.id, user.id, now)
+    // A code names no provider: a profile a social sign-in left on this device is not this session's.
+    await storage.devices.startSession(device.id, user.id, now, null)
     // What the person sees of this device in their list (GET /v1/devices, docs/embedded-wallet.md §10).
     const browser = Browser.describe(c.req.header('user-agent'))
     await storage.devices.describe(device.id, { origin: challenge.host, attested: challenge.attested, browser })

@@ -27,7 +27,10 @@ export function routes(server: Server) {
     const sealed = await Transport.down(Base64url.decode(device.sealKey), 'deviceShare', userId, device.id, share)
     share.fill(0)
     await server.audit(userId, Audit.kinds.shareReleased, { deviceId: device.id })
-    return Http.answer(c, table.session, { user: { id: user.id, email: user.email }, address: user.address, deviceShare: Base64url.encode(sealed) })
+    // A social sign-in's name and picture, for as long as its session lives (spec §3 Account user.username).
+    const { socialUsername: username, socialAvatar: avatar } = device
+    const identity = { id: user.id, email: user.email, ...(username && { username }), ...(avatar && { avatar }) }
+    return Http.answer(c, table.session, { user: identity, address: user.address, deviceShare: Base64url.encode(sealed) })
   })
 
   Http.on(app, table.sessionEnd, async (c) => {

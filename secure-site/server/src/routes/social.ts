@@ -189,7 +189,8 @@ async function signIn(server: Server, c: Context, device: Device, flow: SocialFl
   if (!user) throw new Error(`The identity ${provider} is linked to a user that does not exist`)
   if (!(await storage.social.redeem(flow.id, user.id, now))) return changed(server, c, flow.id)
 
-  await storage.devices.startSession(device.id, user.id, now)
+  // The provider's name and picture stay with this session: a returning device shows them (spec §3 Account user.username).
+  await storage.devices.startSession(device.id, user.id, now, { username: profile.username, avatar: profile.avatar })
   // What the person sees of this device in their list (GET /v1/devices), as after a code.
   const browser = Browser.describe(c.req.header('user-agent'))
   await storage.devices.describe(device.id, { origin: flow.host, attested: flow.attested, browser })

@@ -116,7 +116,7 @@ async function oauth2Profile(provider: Social.Provider, config: Social.ProviderC
       // X answers the picture and the confirmed email only when asked for them.
       return Profiles.x(object(await get(withFields(config.userinfo, 'user.fields', 'profile_image_url,confirmed_email'))))
     case 'discord':
-      return Profiles.discord(object(await get(config.userinfo)))
+      return Profiles.discord(object(await get(config.userinfo)), config.avatarBase)
     case 'facebook':
       // The Graph API answers only the id and name unless the fields are named.
       return Profiles.facebook(object(await get(withFields(config.userinfo, 'fields', 'id,name,email,picture'))))

@@ -42,10 +42,10 @@ export function x(answer: Json): Profile {
 }
 
 /** discord: /users/@me's id, email and verified, global_name (else username), and the avatar's CDN URL from its hash. */
-export function discord(user: Json): Profile {
+export function discord(user: Json, avatarBase = 'https://cdn.discordapp.com'): Profile {
   const id = user.id
   const hash = user.avatar
-  const avatar = typeof id === 'string' && /^\d+$/.test(id) && typeof hash === 'string' && /^(a_)?[0-9a-f]{1,64}$/.test(hash) ? `https://cdn.discordapp.com/avatars/${id}/${hash}.png` : undefined
+  const avatar = typeof id === 'string' && /^\d+$/.test(id) && typeof hash === 'string' && /^(a_)?[0-9a-f]{1,64}$/.test(hash) ? `${avatarBase}/avatars/${id}/${hash}.png` : undefined
   return profile({ subject: id, email: user.email, emailVerified: user.verified === true, username: user.global_name ?? user.username, avatar })
 }
 

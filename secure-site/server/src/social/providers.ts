@@ -32,6 +32,8 @@ export type ProviderConfig = {
   responseMode?: 'form_post'
   /** The provider advertises RFC 9207: an answer without `iss` is refused (one with it is always checked). */
   issParameter?: boolean
+  /** Discord: where its avatar pictures are (its CDN; the devnet stand-in serves its own), from the id and hash user-info gives. */
+  avatarBase?: string
 }
 
 export type Config = {
@@ -135,7 +137,7 @@ export function devnetEndpoints(origin: string): Record<Provider, Endpoints> {
     apple: face('apple', '/me'),
     github: face('github', '/api/user', { emails: at('github', '/api/user/emails') }),
     x: face('x', '/2/users/me'),
-    discord: face('discord', '/api/users/@me'),
+    discord: face('discord', '/api/users/@me', { avatarBase: at('discord', '') }),
     facebook: face('facebook', '/me'),
   }
 }

@@ -33,7 +33,13 @@ export type Device = {
   /** When this device last verified a code (fresh auth, docs/embedded-wallet.md §3). */
   freshAuthAt: number | null
   revoked: boolean
+  /** The provider's name and picture of the social sign-in that started its session (spec §3 Account user.username); null after a code, and once the session ended. */
+  socialUsername: string | null
+  socialAvatar: string | null
 }
+
+/** What a social sign-in's session keeps of the provider's profile, for the person to see again after a reload. */
+export type SessionProfile = { username: string | null; avatar: string | null }
 
 /** A device as its user sees it: where it last verified a code (null before that was kept), and whether it was removed. */
 export type DeviceSummary = {
@@ -116,8 +122,13 @@ export type Storage = {
     /** 'taken' when the id belongs to another key (or a revoked device). */
     enrol(options: { id: string; publicKey: string; sealKey: string; now: number }): Promise<'created' | 'same' | 'taken'>
     touch(id: string, now: number): Promise<void>
-    /** Links the device to the user and starts a session with fresh auth, now. */
-    startSession(id: string, userId: string, now: number): Promise<void>
+    /**
+     * Links the device to the user and starts a session with fresh auth, now. A sign-in names its profile:
+     * a social sign-in's, or null for a code, which leaves none. Without one (a code verified within the
+     * session, the approval that ends a sign-in) the session keeps the profile it has.
+     */
+    startSession(id: string, userId: string, now: number, profile?: SessionProfile | null): Promise<void>
+    /** Ends its session, and forgets the session's profile. */
     endSession(id: string): Promise<void>
     /** Notes where the device just verified a code: the dapp's origin and its browser, as the person sees them (GET /v1/devices). */
     describe(id: string, seen: { origin: string; attested: boolean; browser: string }): Promise<void>

@@ -174,13 +174,20 @@ CREATE TABLE social_links_pending (
 );
 CREATE INDEX social_links_pending_by_device ON social_links_pending (device_id, user_id);`,
   },
+  // spec §3 Account user.username: the name and picture the provider gave at a social sign-in, kept with the
+  // session it started (docs/embedded-wallet.md §5) so a returning device shows them; gone when it ends.
+  {
+    name: '6-social-profile',
+    sql: `ALTER TABLE devices ADD COLUMN social_username text;
+ALTER TABLE devices ADD COLUMN social_avatar text;`,
+  },
 ]
 
 // bigint columns come back as strings from `pg`; float8 is exact for millisecond times and is a number in both drivers.
 const userColumns = `u.id, i.subject AS email, u.address, u.attestation, u.created_at::float8 AS "createdAt"`
 const userFrom = `users u JOIN identities i ON i.user_id = u.id AND i.provider = 'email'`
 const deviceColumns = `id, public_key AS "publicKey", seal_key AS "sealKey", user_id AS "userId", created_at::float8 AS "createdAt", last_seen::float8 AS "lastSeen",
-  session_started_at::float8 AS "sessionStartedAt", fresh_auth_at::float8 AS "freshAuthAt", revoked`
+  session_started_at::float8 AS "sessionStartedAt", fresh_auth_at::float8 AS "freshAuthAt", revoked, social_username AS "socialUsername", social_avatar AS "socialAvatar"`
 const challengeColumns = `id, email, device_id AS "deviceId", host, attested, digest, attempts, created_at::float8 AS "createdAt",
   expires_at::float8 AS "expiresAt", used_at::float8 AS "usedAt"`
 const flowColumns = `id, device_id AS "deviceId", provider, host, attested, state, nonce, code_verifier AS "codeVerifier", status, reason, subject, email,
@@ -203,12 +210,14 @@ export const queries = {
     ON CONFLICT (id) DO NOTHING RETURNING id`,
   touchDevice: `UPDATE devices SET last_seen = GREATEST(last_seen, $2) WHERE id = $1`,
   startSession: `UPDATE devices SET user_id = $2, session_started_at = $3, fresh_auth_at = $3, last_seen = $3 WHERE id = $1`,
-  endSession: `UPDATE devices SET session_started_at = NULL, fresh_auth_at = NULL WHERE id = $1`,
+  // A sign-in's session: as startSession, and the provider's profile in place of the last one (none after a code).
+  signIn: `UPDATE devices SET user_id = $2, session_started_at = $3, fresh_auth_at = $3, last_seen = $3, social_username = $4, social_avatar = $5 WHERE id = $1`,
+  endSession: `UPDATE devices SET session_started_at = NULL, fresh_auth_at = NULL, social_username = NULL, social_avatar = NULL WHERE id = $1`,
   describeDevice: `UPDATE devices SET origin = $2, attested = $3, browser = $4 WHERE id = $1`,
   userDevices: `SELECT id, seal_key AS "sealKey", created_at::float8 AS "createdAt", last_seen::float8 AS "lastSeen", origin, attested, browser, revoked,
     revoked_at::float8 AS "revokedAt" FROM devices WHERE user_id = $1 ORDER BY created_at DESC, id`,
   // No row back: not this user's device, or removed already.
-  revokeDevice: `UPDATE devices SET revoked = true, revoked_at = $3, session_started_at = NULL, fresh_auth_at = NULL
+  revokeDevice: `UPDATE devices SET revoked = true, revoked_at = $3, session_started_at = NULL, fresh_auth_at = NULL, social_username = NULL, social_avatar = NULL
     WHERE id = $1 AND user_id = $2 AND NOT revoked RETURNING id`,
   lockChallenges: `SELECT pg_advisory_xact_lock(4242102)`,
   recentChallenges: `SELECT ${challengeColumns} FROM otp_challenges WHERE (email = $1 OR device_id = $2) AND created_at > $3
@@ -320,8 +329,9 @@ function devices(client: Client): Storage['devices'] {
     async touch(id, now) {
       await client.query(queries.touchDevice, [id, now])
     },
-    async startSession(id, userId, now) {
-      await client.query(queries.startSession, [id, userId, now])
+    async startSession(id, userId, now, profile) {
+      if (profile === undefined) await client.query(queries.startSession, [id, userId, now])
+      else await client.query(queries.signIn, [id, userId, now, profile?.username ?? null, profile?.avatar ?? null])
     },
     async endSession(id) {
       await client.query(queries.endSession, [id])

@@ -47,7 +47,34 @@ describe.each(backends)('%s', (_, create) => {
       expect(await place.storage.devices.enrol({ id, publicKey: 'k2', sealKey: 's1', now })).toBe('taken')
       // The seal key is half of the device: the same request key with another seal key is another device.
       expect(await place.storage.devices.enrol({ id, publicKey: 'k1', sealKey: 's2', now })).toBe('taken')
-      expect(await place.storage.devices.get(id)).toEqual({ id, publicKey: 'k1', sealKey: 's1', userId: null, createdAt: now, lastSeen: now, sessionStartedAt: null, freshAuthAt: null, revoked: false })
+      expect(await place.storage.devices.get(id)).toEqual({ id, publicKey: 'k1', sealKey: 's1', userId: null, createdAt: now, lastSeen: now, sessionStartedAt: null, freshAuthAt: null, revoked: false, socialUsername: null, socialAvatar: null })
+    })
+
+    test("behavior: a social sign-in's profile lives as long as its session: a code within it keeps it; a code's sign-in, the end and the removal clear it", async () => {
+      const id = await device()
+      const { user } = await place.storage.users.ensure({ id: Ids.random(), email: `${Ids.random()}@example.test`, now })
+      const profile = { username: 'Ada Lovelace', avatar: 'https://example.test/ada.png' }
+      const shown = async () => {
+        const { socialUsername, socialAvatar } = (await place.storage.devices.get(id))!
+        return { username: socialUsername, avatar: socialAvatar }
+      }
+      const none = { username: null, avatar: null }
+      await place.storage.devices.startSession(id, user.id, now, profile)
+      expect(await place.storage.devices.get(id)).toMatchObject({ userId: user.id, sessionStartedAt: now, socialUsername: profile.username, socialAvatar: profile.avatar })
+      // A code verified within the session (an export, a revocation) or the recovery that completes the sign-in.
+      await place.storage.devices.startSession(id, user.id, now + 1)
+      expect(await place.storage.devices.get(id)).toMatchObject({ sessionStartedAt: now + 1, socialUsername: profile.username, socialAvatar: profile.avatar })
+      await place.storage.devices.endSession(id)
+      expect(await shown()).toEqual(none)
+
+      await place.storage.devices.startSession(id, user.id, now + 2, { username: null, avatar: profile.avatar })
+      expect(await shown()).toEqual({ username: null, avatar: profile.avatar })
+      await place.storage.devices.startSession(id, user.id, now + 3, null)
+      expect(await place.storage.devices.get(id)).toMatchObject({ sessionStartedAt: now + 3, socialUsername: null, socialAvatar: null })
+
+      await place.storage.devices.startSession(id, user.id, now + 4, profile)
+      expect(await place.storage.devices.revoke({ id, userId: user.id, now: now + 5 })).toBe(true)
+      expect(await shown()).toEqual(none)
     })
   })
 
