@@ -331,7 +331,8 @@ describe('sign-in', () => {
   test.each([
     ['apple', 'Apple', null],
     ['x', 'X', /\/x\/avatars\/\d+\.svg$/],
-    ['discord', 'Discord', /^https:\/\/cdn\.discordapp\.com\/avatars\/\d+\/[0-9a-f]+\.png$/],
+    // Discord's picture is built from the id and hash where its CDN lays it out; the stand-in serves that layout itself.
+    ['discord', 'Discord', /^http:\/\/127\.0\.0\.1:\d+\/discord\/avatars\/\d+\/[0-9a-f]+\.png$/],
     ['facebook', 'Facebook', /\/facebook\/avatars\/\d+\.svg$/],
   ] as const)('behavior: %s: a typed, verified email signs in a new user, with the name and picture the provider gives', async (face, label, avatar) => {
     const d = await device()
