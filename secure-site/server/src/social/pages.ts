@@ -5,6 +5,7 @@
  * popup. A refused /oauth/start stays open, so the person reads why. `import * as Pages from './pages.js'`.
  */
 import type { PageRefusal } from './Flow.js'
+import { escape } from '../vault/page.js'
 import * as Social from './providers.js'
 
 /** Drops the opener (docs/embedded-wallet.md §5: the popup keeps no handle on the app) and closes the popup. */
@@ -17,9 +18,8 @@ try {
 window.close()
 `
 
-export function escape(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-}
+/** The vault's page escaping, for the popup's pages too. */
+export { escape }
 
 export type Page = { status: 200 | 400 | 404 | 409 | 410 | 413; html: string }
 
