@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Page } from '@playwright/test'
+import { type BrowserContextOptions, chromium, type Page } from '@playwright/test'
 import { urls } from '@doorway/devnet/stack'
 import config, { chromiumArgs } from '../playwright.config.js'
 import { expect, loopbackOnly, modalFrame, secureOrigin } from './fixtures.js'
@@ -133,7 +133,7 @@ export async function demoAddress(page: Page): Promise<string> {
  * profile does: the secure frame then gets its own IndexedDB, partitioned by the top-level site.
  * Playwright's own contexts block them, like incognito. The loopback guard applies here too.
  */
-export async function withStorageProfile(run: (page: Page) => Promise<void>) {
+export async function withStorageProfile(run: (page: Page) => Promise<void>, device: BrowserContextOptions = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'doorway-profile-'))
   mkdirSync(join(dir, 'Default'))
   writeFileSync(join(dir, 'Default', 'Preferences'), JSON.stringify({ profile: { cookie_controls_mode: 0, block_third_party_cookies: false } }))
@@ -141,6 +141,7 @@ export async function withStorageProfile(run: (page: Page) => Promise<void>) {
     executablePath: config.use?.launchOptions?.executablePath,
     args: chromiumArgs,
     baseURL: config.use?.baseURL,
+    ...device,
   })
   try {
     const requests = await loopbackOnly(context)

@@ -5,9 +5,9 @@
  * secure frame redeems it with its device key. Each test signs in as a new person (a typed email), so
  * runs never meet each other's wallets.
  */
-import type { Page } from '@playwright/test'
+import { devices, type Page } from '@playwright/test'
 import { recoverMessageAddress, type Hex } from 'viem'
-import { approve, approveFromMail, demoAddress, lastMailId, newEmail } from './embedded.js'
+import { approve, approveFromMail, demoAddress, lastMailId, newEmail, withStorageProfile } from './embedded.js'
 import { expect, expectAccessible, frameOrigin, loopbackOnly, modalFrame, ready, test } from './fixtures.js'
 
 type Provider = 'google' | 'github' | 'apple' | 'x' | 'discord' | 'facebook'
@@ -199,4 +199,56 @@ test('behavior: inside Telegram on Android, X and Facebook are not offered (spec
   } finally {
     await context.close()
   }
+})
+
+// Instagram's in-app browser on a Pixel 7: a popup there is blocked or lands in another browser.
+const pixel = devices['Pixel 7']
+const instagram = { ...pixel, userAgent: `${pixel.userAgent} Instagram 309.0.0.40.113 Android` }
+
+test('behavior: in a mobile in-app browser (Pixel 7) the page itself goes to the provider and comes back signed in; result_uri leaves the address (spec §5, §7 social-redirect)', async () => {
+  test.setTimeout(90_000)
+  // A browser that keeps the wallet's storage (the device and the flow it waits on) while the page is away.
+  await withStorageProfile(async (page) => {
+    const popups: Page[] = []
+    page.on('popup', (opened) => popups.push(opened))
+    const email = newEmail()
+    await ready(page, '?shop=2#top')
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await modalFrame(page).getByRole('region', { name: 'Social login' }).getByRole('button', { name: 'Continue with Google' }).click()
+    // The dapp's own page is now at the provider, through the frame's redirect page and the secure-site.
+    await signIn(page, 'google', email, { name: 'Ada Mobile' })
+    // Back at the dapp: the modal opens by itself and finishes the sign-in with the flow it kept.
+    await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
+    await expect(modalFrame(page).getByText(email)).toBeVisible()
+    const back = new URL(page.url())
+    expect({ path: back.pathname, search: back.search, hash: back.hash }).toEqual({ path: '/', search: '?shop=2', hash: '#top' })
+    const user = await page.evaluate(() => (window as unknown as { modal: { getState(): { user?: { email: string; username?: string } } } }).modal.getState().user)
+    expect(user).toMatchObject({ email, username: 'Ada Mobile' })
+    expect(popups).toEqual([])
+    await signsAs(page, await demoAddress(page))
+  }, instagram)
+})
+
+test('error: in-app, where the browser keeps nothing for the wallet, the page does not leave and the modal says why', async ({ browser }) => {
+  const context = await browser.newContext(instagram)
+  const outside = await loopbackOnly(context)
+  try {
+    const page = await context.newPage()
+    await ready(page)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await modalFrame(page).getByRole('region', { name: 'Social login' }).getByRole('button', { name: 'Continue with Google' }).click()
+    await expect(modalFrame(page).getByRole('alert')).toHaveText('This browser does not let the wallet finish a sign-in after leaving the page. Open the page in your browser, or continue with email.')
+    await expect(modalFrame(page).getByRole('button', { name: 'Try again' })).toBeVisible()
+    expect(new URL(page.url()).pathname).toBe('/')
+    expect(outside, 'requests to non-loopback hosts').toEqual([])
+  } finally {
+    await context.close()
+  }
+})
+
+test('error: a redirect that comes back with a flow this browser did not start opens the modal on Connect and says so; the parameter still leaves', async ({ page }) => {
+  await ready(page, `?result_uri=${'ab'.repeat(16)}`)
+  await expect(modalFrame(page).getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
+  await expect(modalFrame(page).getByText('This sign-in expired or was cancelled: start again')).toBeVisible()
+  expect(new URL(page.url()).search).toBe('')
 })

@@ -31,6 +31,7 @@ const personTimeoutMs = 300_000
 export function createModal(options: ModalOptions, loadStandard: () => Promise<typeof Standard>): Modal {
   const log = Logger.console_('sdk')
   const config = Options.resolve(options, __DOORWAY_VERSION__)
+  config.resume = Options.resume(new URL(location.href))
   const url = new URL(options.frameUrl ?? __DOORWAY_FRAME_URL__)
   // spec §8: a missing projectId raises the configuration alert (shown by the frame on open).
   if (!config.projectId) log.error(text.projectIdMissing)
@@ -59,6 +60,7 @@ export function createModal(options: ModalOptions, loadStandard: () => Promise<t
       walletRequest: ({ uuid, request }) => wallets.request(uuid, request),
       siwx: (call) => Siwx.call(options.siwx ?? options.siweConfig, call),
       standardRequest: (params) => (relay ?? Promise.reject(Errors.unknownWallet())).then((request) => request(params)),
+      redirect: (to) => to.startsWith(url.href) && location.assign(to + encodeURIComponent(location.href)),
     },
     (channel) => channel.call('init', { config, wallets: wallets.list() }).then(setState),
   )

@@ -77,7 +77,9 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
           awaitDevice: ({ op }) => operation(op, async (signal) => ({ account: await Wallet.awaitDevice(wallet, signal) })),
           resendDevice: ({ op }) => operation(op, async (signal) => ({ expiresAt: await Wallet.resendDevice(wallet, signal) })),
           // A social sign-in (docs/embedded-wallet.md §5) shows no screen here: the person is in the popup the frame opened.
-          socialStart: ({ op, provider, host }) => operation(op, async (signal) => ({ url: await Wallet.startSocial(wallet, provider, attestedHost(host), signal) })),
+          socialStart: ({ op, provider, host, redirect }) =>
+            operation(op, async (signal) => ({ url: await Wallet.startSocial(wallet, provider, attestedHost(host), signal, redirect) })),
+          socialResume: ({ op, flowId }) => operation(op, async () => ({ provider: await Wallet.resumeSocial(wallet, flowId) })),
           socialRedeem: ({ op }) =>
             operation(op, async (signal) => {
               const outcome = await Wallet.redeemSocial(wallet, signal)

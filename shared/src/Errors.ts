@@ -61,11 +61,9 @@ export class CaipError extends DoorwayError {
 
 type ProviderCode = Exclude<Code, typeof codes.default>
 
-const providerCodes: readonly number[] = [4001, 4100, 4200, 4900, 4901, 4902, 32603] satisfies ProviderCode[]
-
-/** The error class for a code: ProviderRpcError for provider codes, else DoorwayError keeping the code. */
+/** The error class for a code: ProviderRpcError for provider codes (every code but the default), else DoorwayError keeping the code. */
 function make(code: number, message: string): DoorwayError {
-  return new (providerCodes.includes(code) ? ProviderRpcError : DoorwayError)(message, { code })
+  return new (code !== codes.default && Object.values(codes).includes(code as Code) ? ProviderRpcError : DoorwayError)(message, { code })
 }
 
 /**

@@ -66,8 +66,11 @@ function stringify(value: unknown): string {
  * Console only, no buffer: for the host SDK, which must stay under 7 KB. The spec's buffered log
  * (§9) is the modal's, kept by `create` in the frame.
  */
-export function console_(scope: string, sink: Sink = console): Pick<Logger, Level> {
+export function console_(scope: string, sink: Sink = console): Pick<Logger, Quiet> {
   const prefix = `[doorway:${scope}]`
-  const levels = ['debug', 'info', 'warn', 'error'] as const
-  return Object.fromEntries(levels.map((level) => [level, (...args: unknown[]) => sink[level](prefix, ...args)])) as Pick<Logger, Level>
+  const levels = ['debug', 'warn', 'error'] as const
+  return Object.fromEntries(levels.map((level) => [level, (...args: unknown[]) => sink[level](prefix, ...args)])) as Pick<Logger, Quiet>
 }
+
+/** The SDK's levels: it has nothing to say at `info` (every byte counts). */
+type Quiet = Exclude<Level, 'info'>

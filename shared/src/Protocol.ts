@@ -145,6 +145,8 @@ export const configShape = {
   embedded: S.boolean,
   /** spec §5: the host page runs in Telegram's web view, which filters the social providers (features/embedded/telegram.ts). */
   telegram: S.optional(S.boolean),
+  /** A social sign-in's redirect came back with this flow (spec §5 result_uri, §7 social-redirect): the frame redeems it. */
+  resume: S.optional(Ids.isId),
   /**
    * Sign-in (issue 13): only what the frame needs to know of the dapp's `siwx`, whose functions stay
    * on the host page; `siwe` when it is the older `siweConfig` (shown as ConnectingSiwe), whose
@@ -409,8 +411,14 @@ export const hostParams = {
    * checks each answer by feature.
    */
   standardRequest: S.object({ id: standardId, feature: /* @__PURE__ */ S.oneOf(standardFeatures), input: S.isPlainObject }),
+  /**
+   * Redirect mode (spec §7 social-redirect): the dapp's page goes to the frame's own redirect page, which
+   * sends it on to the secure-site's sign-in and back to this page's address, which the SDK appends. Only
+   * to the frame's origin: the frame can never send the dapp's page to another site.
+   */
+  redirect: S.string(),
 }
-export const hostResults = { event: nothing, walletRequest: S.unknown, siwx: S.unknown, standardRequest: S.unknown } satisfies Record<keyof typeof hostParams, unknown>
+export const hostResults = { event: S.unknown, walletRequest: S.unknown, siwx: S.unknown, standardRequest: S.unknown, redirect: S.unknown } satisfies Record<keyof typeof hostParams, unknown>
 export type HostApi = { params: typeof hostParams; results: typeof hostResults }
 
 /**
@@ -488,7 +496,12 @@ export const secureParams = {
    * A social sign-in (issue 24, docs/embedded-wallet.md §4.5): a flow at the server bound to this device.
    * The frame opened the popup in the person's click (at this origin's /oauth/popup) and sends it to `url`.
    */
-  socialStart: S.object({ op, provider: S.oneOf(Constants.socialProviders), host: hostOrigin }),
+  socialStart: S.object({ op, provider: S.oneOf(Constants.socialProviders), host: hostOrigin, redirect: S.optional(S.boolean) }),
+  /**
+   * Redirect mode (spec §7 social-redirect): the page came back with `result_uri`; the flow this device
+   * kept when it left becomes the one `socialRedeem` waits on. Its provider, for the view.
+   */
+  socialResume: S.object({ op, flowId: Ids.isId }),
   /**
    * One wait for the flow `socialStart` began (each at most `Constants.socialPollMs`, under spec §7's 30 s):
    * pending while the person is at the provider; then the account, or VERIFY_DEVICE as `codeStep` answers.
@@ -541,6 +554,7 @@ export const secureResults = {
   ),
   awaitDevice: S.object({ account: embeddedAccount }),
   socialStart: S.object({ url: S.url }),
+  socialResume: S.object({ provider: S.oneOf(Constants.socialProviders) }),
   socialRedeem: S.union(
     S.object({ state: S.literal('pending') }),
     S.object({ account: embeddedAccount }),

@@ -60,6 +60,8 @@ function handlers(store: Store): Channel.Handlers<Protocol.FrameApi> {
       if (config.embedded) store.set(openModalAtom)
       if (config.features.email) void loadEmailLogin()
       if (config.features.socials) void loadSocialLogin()
+      // Back from a social sign-in's redirect (spec §5 result_uri, §7 social-redirect): the modal opens and finishes it.
+      if (config.resume) void resumeSocial(store, config.resume)
       void store.set(restoreAtom)
       // A stored WalletConnect session comes back at once; otherwise the connector waits for the
       // modal to open (issue 14: no relay socket nor its 134 KB before intent).
@@ -130,4 +132,9 @@ function restoreEmbedded(store: Store) {
     unsubscribe()
     void store.set(restoreEmbeddedAtom)
   })
+}
+
+async function resumeSocial(store: Store, flowId: string) {
+  const { resumeSocialAtom } = await import('../features/embedded/socialLogin.js')
+  await store.set(resumeSocialAtom, flowId)
 }

@@ -43,7 +43,7 @@ export function fromFrame(
   [start, settle, end]: Opening.Opening,
   emit: Emit,
   provider: Provider.Provider,
-): null {
+): void {
   const { type } = event
   if (type === 'state') setState(event.state)
   else if (type === 'close') end(event.result)
@@ -67,5 +67,4 @@ export function fromFrame(
     provider.emit('accountsChanged', [])
     provider.emit('disconnect', Errors.disconnected())
   }
-  return null
 }

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import type { Options } from '../types.js'
 import * as Options_ from './options.js'
 
@@ -11,6 +11,34 @@ const anvil = {
   testnet: true,
 }
 const resolve = (options: Partial<Options>) => Options_.resolve({ projectId: 'p', networks: [anvil], ...options } as Options, 'html-doorway-0.1.0')
+
+describe('resume (spec §5 result_uri, §7 social-redirect)', () => {
+  const flow = 'a'.repeat(32)
+  afterEach(() => vi.unstubAllGlobals())
+  const page = (href: string) => {
+    const history = { state: { router: 'kept' }, replaceState: vi.fn() }
+    vi.stubGlobal('history', history)
+    return { result: Options_.resume(new URL(href)), history }
+  }
+
+  test('behavior: the flow a redirect came back with goes to the frame, and the parameter leaves the address, the rest kept', () => {
+    const { result, history } = page(`https://dapp.example/shop?item=2&result_uri=${flow}#top`)
+    expect(result).toBe(flow)
+    expect(history.replaceState).toHaveBeenCalledExactlyOnceWith({ router: 'kept' }, '', new URL('https://dapp.example/shop?item=2#top'))
+  })
+
+  test('behavior: a page without it is left alone', () => {
+    const { result, history } = page('https://dapp.example/shop?item=2')
+    expect(result).toBeUndefined()
+    expect(history.replaceState).not.toHaveBeenCalled()
+  })
+
+  test('error: a value that is not a flow is removed too, and never reaches the frame', () => {
+    const { result, history } = page(`https://dapp.example/?result_uri=${'x'.repeat(10_000)}`)
+    expect(result).toBeUndefined()
+    expect(history.replaceState).toHaveBeenCalledExactlyOnceWith({ router: 'kept' }, '', new URL('https://dapp.example/'))
+  })
+})
 
 describe('resolve', () => {
   test('behavior: Telegram\'s web view is told to the frame (spec §5 filters its socials)', () => {
@@ -85,6 +113,7 @@ describe('resolve', () => {
         ],
         "privacyPolicyUrl": undefined,
         "projectId": "p",
+        "resume": undefined,
         "sdkType": "appkit",
         "sdkVersion": "html-doorway-0.1.0",
         "siwx": undefined,

@@ -2,6 +2,7 @@
 import * as Caip from '@doorway/shared/Caip'
 import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
+import * as Ids from '@doorway/shared/Ids'
 import * as Protocol from '@doorway/shared/Protocol'
 import * as S from '@doorway/shared/Schema'
 import type { Options, NetworkOption } from '../types.js'
@@ -17,7 +18,8 @@ export function resolve(options: Options, sdkVersion: string): Protocol.Config {
     sdkVersion: options.sdkVersion ?? sdkVersion,
     networks: Array.isArray(options.networks) ? options.networks.map((n: NetworkOption) => network(n)) : options.networks,
     defaultNetwork: options.defaultNetwork && network(options.defaultNetwork).caipNetworkId,
-    features: S.isPlainObject(options.features) ? { ...Constants.defaultFeatures, ...options.features } : options.features ?? Constants.defaultFeatures,
+    // Anything but an object spreads into keys (a string's characters, an array's indexes) that the schema refuses.
+    features: { ...Constants.defaultFeatures, ...options.features },
     accent: options.themeVariables?.accent,
     embedded: !!options.embedded,
     // spec §5: Telegram's web view marks the top window, which only this page can see (as Telegram's own SDK detects it).
@@ -37,6 +39,22 @@ export function resolve(options: Options, sdkVersion: string): Protocol.Config {
   }
   if (!(config.networks as unknown[]).length) throw Errors.invalidOption('networks')
   return config as Protocol.Config
+}
+
+/**
+ * A social sign-in's redirect comes back to this page with its flow in `result_uri` (spec §7
+ * social-redirect; docs/embedded-wallet.md §5): the frame redeems it. Used once: spec §5 removes it from
+ * the address, so a reload or a shared link does not carry it.
+ */
+export function resume(url: URL) {
+  const query = url.searchParams
+  const flow = query.get('result_uri')
+  if (flow) {
+    query.delete('result_uri')
+    history.replaceState(history.state, '', url)
+  }
+  // Only a flow's id goes on: any other value (a link someone made) is dropped, never an error of createModal.
+  return Ids.isId(flow) ? flow : undefined
 }
 
 const defaults = {
@@ -61,13 +79,13 @@ export function network(input: NetworkOption, namespace: Caip.Namespace = 'eip15
   if (!S.isPlainObject(input)) throw Errors.invalidOption('networks')
   const caipNetworkId = input.caipNetworkId ?? `${input.chainNamespace ?? namespace}:${input.id}`
   if (!Caip.isChainId(caipNetworkId)) throw Errors.invalidOption('networks')
-  const explorerUrl = input.blockExplorers?.default?.url
+  // An absent URL is undefined, which the schema takes as left out.
   return {
     caipNetworkId,
     name: input.name,
     nativeCurrency: input.nativeCurrency,
-    ...(input.rpcUrls?.default?.http?.[0] && { rpcUrl: input.rpcUrls.default.http[0] }),
-    ...(explorerUrl && { explorerUrl }),
+    rpcUrl: input.rpcUrls?.default?.http?.[0],
+    explorerUrl: input.blockExplorers?.default?.url,
     testnet: !!input.testnet,
   }
 }

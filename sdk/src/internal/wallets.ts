@@ -61,11 +61,8 @@ export function discover(options: {
         listening.set(
           uuid,
           (['accountsChanged', 'chainChanged', 'disconnect'] as const).map((name) => {
-            const listener = (data: unknown) => {
-              const event = { uuid, event: name, data }
-              if (Protocol.walletEvent(event)) onEvent(event)
-              else log.warn('ignored wallet', name)
-            }
+            // Checked where it lands: the frame's channel refuses a malformed event (Protocol.walletEvent), and onEvent's call fails.
+            const listener = (data: unknown) => onEvent({ uuid, event: name, data } as Protocol.WalletEvent)
             provider.on?.(name, listener)
             return () => provider.removeListener?.(name, listener)
           }),

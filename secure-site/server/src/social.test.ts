@@ -329,6 +329,7 @@ describe('sign-in', () => {
   })
 
   test.each([
+    // Apple gives the name in the form's `user` field, on the person's first sign-in only (below).
     ['apple', 'Apple', null],
     ['x', 'X', /\/x\/avatars\/\d+\.svg$/],
     // Discord's picture is built from the id and hash where its CDN lays it out; the stand-in serves that layout itself.
@@ -342,10 +343,15 @@ describe('sign-in', () => {
     // Apple answers with a POSTed form (response_mode=form_post).
     expect(callback.method).toBe(face === 'apple' ? 'POST' : 'GET')
     const redeemed = await d.redeem(flowId)
-    expect(redeemed).toMatchObject({ status: 200, body: { state: 'done', user: { email: to }, next: 'create', username: face === 'apple' ? null : expect.any(String) } })
+    expect(redeemed).toMatchObject({ status: 200, body: { state: 'done', user: { email: to }, next: 'create', username: expect.any(String) } })
     if (avatar) expect(redeemed.body.avatar).toMatch(avatar)
     else expect(redeemed.body.avatar).toBeNull()
-    if (face === 'facebook' || face === 'discord') expect(redeemed.body.username).toBe('Erin Example')
+    if (face === 'facebook' || face === 'discord' || face === 'apple') expect(redeemed.body.username).toBe('Erin Example')
+    if (face !== 'apple') return
+    // Apple's second sign-in of the same person carries no `user`: no name, the same user.
+    const again = await device()
+    const second = await signedIn(again, face, { email: to, name: 'Erin Example' })
+    expect(await again.redeem(second.flowId)).toMatchObject({ status: 200, body: { user: { id: redeemed.body.user.id }, username: null } })
   })
 })
 
@@ -612,6 +618,49 @@ describe('the popup\'s pages', () => {
     } finally {
       await rm(dir, { recursive: true })
     }
+  })
+})
+
+describe('redirect mode (spec §7 social-redirect)', () => {
+  const back = `${host}/shop?item=2#top`
+  const opened = (url: string, to = back) => `${url}&return=${encodeURIComponent(to)}`
+
+  test('behavior: the page comes back to the dapp address it left, with the flow in result_uri, and the device redeems it', async () => {
+    const d = await device()
+    const started = await d.start('google')
+    const window = popup()
+    await window.open(opened(started.body.url))
+    expect(await flow(started.body.flowId)).toMatchObject({ status: 'authorizing', returnTo: `${host}/shop?item=2&result_uri=${started.body.flowId}#top` })
+    await window.pick('bob')
+    const landed = await window.deliver(await window.consent('allow'))
+    expect(landed).toMatchObject({ status: 303, location: `${host}/shop?item=2&result_uri=${started.body.flowId}#top` })
+    expect(await d.redeem(started.body.flowId)).toMatchObject({ status: 200, body: { state: 'done', user: { email: 'bob@example.com' } } })
+  })
+
+  test('error: a denied consent comes back too, and the redeem says why', async () => {
+    const d = await device()
+    const started = await d.start('github')
+    const window = popup()
+    await window.open(opened(started.body.url))
+    await window.pick('alice')
+    expect(await window.deliver(await window.consent('deny'))).toMatchObject({ status: 303, location: expect.stringContaining(`result_uri=${started.body.flowId}`) })
+    expect(await d.redeem(started.body.flowId)).toMatchObject({ status: 403, body: { reason: 'denied' } })
+  })
+
+  test.each([
+    ['another site', 'https://evil.example/'],
+    ['the same host on another port', 'http://localhost:5174/'],
+    ['credentials in the address', 'http://user:pass@localhost:5173/'],
+    ['not a web address', 'javascript:alert(1)'],
+    ['too long', `${host}/?${'a'.repeat(2_100)}`],
+  ])('error: a return address that is not the dapp\'s own page (%s) is refused: no open redirect, and the flow is not spent', async (_, to) => {
+    const d = await device()
+    const started = await d.start('google')
+    const refused = await stack.app.request(opened(started.body.url, to))
+    expect(refused.status).toBe(400)
+    expect(await refused.text()).toContain('This sign-in link is not valid.')
+    expect(await flow(started.body.flowId)).toMatchObject({ status: 'started', returnTo: null })
+    expect((await stack.app.request(started.body.url)).status).toBe(302)
   })
 })
 

@@ -34,6 +34,17 @@ describe('Profiles', () => {
     ['apple, the string "false"', () => Profiles.apple({ sub: 's', email: 'x@example.com', email_verified: 'false' }), { subject: 's', email: 'x@example.com', emailVerified: false, username: null, avatar: null }],
     ['apple, a boolean', () => Profiles.apple({ sub: 's', email: 'x@example.com', email_verified: true }), { subject: 's', email: 'x@example.com', emailVerified: true, username: null, avatar: null }],
     [
+      "apple's first sign-in: the name from the `user` form field",
+      () => Profiles.apple({ sub: 's', email: 'x@example.com', email_verified: 'true' }, JSON.stringify({ name: { firstName: ' Frank ', lastName: 'Ocean' }, email: 'other@example.com' })),
+      { subject: 's', email: 'x@example.com', emailVerified: true, username: 'Frank Ocean', avatar: null },
+    ],
+    [
+      "apple's `user` field that is no JSON, or names no one, gives no name",
+      () => Profiles.apple({ sub: 's', email: 'x@example.com', email_verified: 'true' }, '{"name":'),
+      { subject: 's', email: 'x@example.com', emailVerified: true, username: null, avatar: null },
+    ],
+    ['apple: a `user` with an empty name', () => Profiles.apple({ sub: 's', email_verified: 'true' }, '{"name":{"firstName":"","lastName":7}}'), { subject: 's', email: null, emailVerified: false, username: null, avatar: null }],
+    [
       'github: the primary email of /user/emails, not the public one',
       () =>
         Profiles.github({ id: 583231, login: 'octocat', avatar_url: 'https://avatars.githubusercontent.com/u/583231', email: 'public@example.com' }, [

@@ -16,6 +16,8 @@ export type Store = {
   get<T>(key: string): Promise<T | undefined>
   put(key: string, value: unknown): Promise<void>
   delete(key: string): Promise<void>
+  /** False when what is put here ends with the page (the browser denied storage): a redirect could not come back to it. */
+  durable?(): Promise<boolean>
 }
 
 /**
@@ -33,6 +35,7 @@ export function browserStore(name = 'doorway-secure'): Store {
     get: (key) => chosen.then((s) => s.get(key)),
     put: (key, value) => chosen.then((s) => s.put(key, value)),
     delete: (key) => chosen.then((s) => s.delete(key)),
+    durable: () => chosen.then((s) => s !== fallback),
   }
 }
 

@@ -336,6 +336,37 @@ describe('social sign-in', () => {
     expect(requests.map((r) => r.path)).toEqual(['/v1/social/start', '/v1/social/cancel'])
   })
 
+  test('behavior: redirect mode (spec §7 social-redirect): the flow is kept on the device; the page that comes back resumes it, once', async () => {
+    const email = newEmail()
+    const store = Device.memoryStore()
+    const before = socialDevice((path) => (path === '/v1/social/start' ? started() : { status: 200, body: {} }), store)
+    await Wallet.startSocial(before.wallet, 'google', origin, undefined, true)
+    // The page went to the provider and came back: a new page, the same device.
+    const after = socialDevice((path) => (path === '/v1/social/redeem' ? proven(after.wallet, email) : { status: 200, body: {} }), store)
+    expect(await Wallet.resumeSocial(after.wallet, flowId)).toBe('google')
+    expect(await Wallet.redeemSocial(after.wallet)).toMatchObject({ email, address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) })
+    expect(after.requests).toEqual([{ path: '/v1/social/redeem', body: { flowId }, signed: true }])
+    await expect(Wallet.resumeSocial(socialDevice(() => pending, store).wallet, flowId)).rejects.toMatchObject({ reason: 'expired', message: secureSocialText.noFlow })
+  })
+
+  test('error: a result_uri this device did not keep is refused, and what it kept is forgotten', async () => {
+    const store = Device.memoryStore()
+    await expect(Wallet.resumeSocial(socialDevice(() => pending, store).wallet, flowId)).rejects.toMatchObject({ reason: 'expired' })
+    await Wallet.startSocial(socialDevice(() => started(), store).wallet, 'github', origin, undefined, true)
+    await expect(Wallet.resumeSocial(socialDevice(() => pending, store).wallet, 'e'.repeat(32))).rejects.toMatchObject({ reason: 'expired' })
+    await expect(Wallet.resumeSocial(socialDevice(() => pending, store).wallet, flowId)).rejects.toMatchObject({ reason: 'expired' })
+  })
+
+  test('behavior: a popup flow keeps nothing on the device; cancelling a redirect flow forgets it', async () => {
+    const store = Device.memoryStore()
+    await Wallet.startSocial(socialDevice(() => started(), store).wallet, 'google', origin)
+    await expect(Wallet.resumeSocial(socialDevice(() => pending, store).wallet, flowId)).rejects.toMatchObject({ reason: 'expired' })
+    const { wallet } = socialDevice(() => started(), store)
+    await Wallet.startSocial(wallet, 'google', origin, undefined, true)
+    await Wallet.cancelSocial(wallet)
+    await expect(Wallet.resumeSocial(socialDevice(() => pending, store).wallet, flowId)).rejects.toMatchObject({ reason: 'expired' })
+  })
+
   test('behavior: cancel ends the live flow at the server once; a failing cancel is ignored', async () => {
     const { wallet, requests } = socialDevice((path) => (path === '/v1/social/start' ? started() : path === '/v1/social/cancel' ? { status: 503, body: { message: 'down' } } : pending))
     await Wallet.startSocial(wallet, 'discord', origin)

@@ -180,8 +180,18 @@ async function signedIn(
  * origin's own start page for this flow is accepted: the popup never goes where a server names otherwise.
  * A flow started before is cancelled by the server.
  */
-export async function startSocial(wallet: Wallet, provider: Constants.SocialProvider, origin: { host: string; attested: boolean }, signal?: AbortSignal): Promise<string> {
+export async function startSocial(
+  wallet: Wallet,
+  provider: Constants.SocialProvider,
+  origin: { host: string; attested: boolean },
+  signal?: AbortSignal,
+  redirect = false,
+): Promise<string> {
   wallet.approval = undefined
+  const { store } = wallet.options
+  await store.delete(redirectKey)
+  // A browser that denies this frame its storage forgets the device with the page: the page that comes back could not finish.
+  if (redirect && !(await (store.durable?.() ?? true))) throw new Refusal(secureSocialText.noStorage, 'noStorage')
   let started: Contract.Result<Server.Route<'POST /v1/social/start'>>
   try {
     started = await call(wallet, 'POST /v1/social/start', { provider, ...origin }, signal)
@@ -198,7 +208,28 @@ export async function startSocial(wallet: Wallet, provider: Constants.SocialProv
     await cancelSocial(wallet)
     throw Errors.aborted()
   }
+  // Redirect mode (spec §7 social-redirect): this page goes away; the flow waits here for the page that comes back.
+  if (redirect) await wallet.options.store.put(redirectKey, { ...wallet.social, provider, expiresAt: started.expiresAt } satisfies Redirected)
   return started.url
+}
+
+/** A redirect flow, kept on this device while the top window is at the provider (one at a time). */
+type Redirected = NonNullable<Wallet['social']> & { provider: Constants.SocialProvider; expiresAt: number }
+const redirectKey = 'socialRedirect'
+
+/**
+ * Back from a redirect with the flow's id (spec §5 result_uri): the flow this device kept becomes the one
+ * redeemSocial waits on, once; its provider, for the view. A flow this device did not start, or one that
+ * expired, is refused here: another page's link cannot make this device redeem it.
+ */
+export async function resumeSocial(wallet: Wallet, flowId: string): Promise<Constants.SocialProvider> {
+  const kept = await wallet.options.store.get<Redirected>(redirectKey)
+  await wallet.options.store.delete(redirectKey)
+  if (!kept || kept.flowId !== flowId || kept.expiresAt <= Date.now()) throw new Refusal(secureSocialText.noFlow, 'expired')
+  const { provider, expiresAt: _, ...social } = kept
+  wallet.approval = undefined
+  wallet.social = social
+  return provider
 }
 
 /**
@@ -234,6 +265,7 @@ function profileOf({ username, avatar }: { username?: string | null; avatar?: st
 export async function cancelSocial(wallet: Wallet, signal?: AbortSignal): Promise<void> {
   const { social } = wallet
   wallet.social = undefined
+  await wallet.options.store.delete(redirectKey)
   if (social) await call(wallet, 'POST /v1/social/cancel', { flowId: social.flowId }, signal).catch(() => {})
 }
 

@@ -11,6 +11,8 @@ export const secureSocialText = {
   /** The server answered a popup address other than this origin's own start page: the popup is not sent there. */
   unsafeStart: 'The sign-in could not be started safely. Try again in a moment.',
   noFlow: 'This sign-in expired or was cancelled: start again',
+  /** Redirect mode in a browser that keeps nothing for the wallet: the page that comes back could not finish. */
+  noStorage: 'This browser does not let the wallet finish a sign-in after leaving the page. Open the page in your browser, or continue with email.',
 } as const
 
 export const socialText = {
@@ -24,4 +26,10 @@ export const socialText = {
   closed: 'The sign-in window was closed before you finished.',
   retry: 'Try again',
   cancel: 'Cancel',
+  // Redirect mode (spec §7 social-redirect): the page itself goes to the provider and comes back.
+  redirecting: 'Taking you to {provider}…',
+  returning: 'Finishing your sign-in with {provider}…',
+  redirectRefused: 'This page could not go to {provider}. Try again, or continue with email.',
+  redirectInvalid: 'This sign-in link is not valid. Go back to the app and start again.',
+  leaving: 'Taking you to the sign-in…',
 } as const

@@ -10,17 +10,20 @@
 import * as Constants from '@doorway/shared/Constants'
 import * as Errors from '@doorway/shared/Errors'
 import type * as Protocol from '@doorway/shared/Protocol'
-import { alerts, somethingWentWrong } from '@doorway/shared/Texts'
+import { alerts, format, somethingWentWrong, ui } from '@doorway/shared/Texts'
 import { emailText } from '@doorway/shared/texts/email'
-import { secureSocialText } from '@doorway/shared/texts/social'
+import { secureSocialText, socialText } from '@doorway/shared/texts/social'
 import { atom, type Getter, type Setter } from 'jotai'
 import { raiseAlertAtom } from '../../core/alerts.js'
-import { hostOriginAtom } from '../../core/config.js'
-import { goBackAtom } from '../../core/modal.js'
-import { popAtom, pushAtom, routeAtom } from '../../core/router.js'
+import { showToastAtom } from '../../core/toasts.js'
+import { configAtom, hostOriginAtom } from '../../core/config.js'
+import { hostAtom, notifyAtom } from '../../core/host.js'
+import { goBackAtom, intentAtom, openAtom } from '../../core/modal.js'
+import { popAtom, pushAtom, resetAtom, routeAtom } from '../../core/router.js'
 import { connectAtom, deviceStepAtom } from './emailLogin.js'
 import { requestTimeout, secureCall } from './embeddedSession.js'
 import { secureStatusAtom } from './secure.js'
+import * as Redirect from './socialRedirect.js'
 
 type Provider = Constants.SocialProvider
 
@@ -37,6 +40,15 @@ export function openPopup(): Popup | null {
   return window.open('about:blank', 'doorway-social', 'popup,width=480,height=640')
 }
 
+/** How a click signs in here: a window, or (spec §7 social-redirect) the dapp's page itself, in an in-app browser or Telegram. */
+export const redirectModeAtom = atom((get) => Redirect.redirects(navigator.userAgent, !!get(configAtom)?.telegram))
+
+/** What a click hands the flow: the window it opened (null: blocked), or 'redirect' (no window: the page goes). */
+export type Way = Popup | null | 'redirect'
+
+/** Call synchronously in the click, as openPopup: the window, or 'redirect' in redirect mode. */
+export const wayOf = (redirect: boolean): Way => (redirect ? 'redirect' : openPopup())
+
 /**
  * Connect's social row: the OAuth providers of `features.socials` in their order (farcaster is a
  * connect option of its own), the first as a wide button, the next three as icon buttons, the rest
@@ -50,9 +62,14 @@ export function socialRow(socials: readonly (typeof Protocol.socials)[number][])
 /**
  * What the ConnectingSocial view shows. waiting: the person is at the provider; checking: the window
  * closed and the flow gets one last look; blocked: the browser opened no window; closed, failed: over,
- * with Try again (`error` says why).
+ * with Try again (`error` says why). Redirect mode: redirecting, the page is leaving for the provider;
+ * returning, it came back and the flow is redeemed.
  */
-export type Social = { provider: Provider; phase: 'waiting' | 'checking' | 'blocked' | 'closed' | 'failed'; error: string | null }
+export type Social = {
+  provider: Provider
+  phase: 'waiting' | 'checking' | 'blocked' | 'closed' | 'failed' | 'redirecting' | 'returning'
+  error: string | null
+}
 export const socialAtom = atom<Social | null>(null)
 
 /** How often the window is looked at: `closed` is a property, no event says it changed. */
@@ -60,16 +77,17 @@ export const closedPollMs = 500
 
 // The flow in progress: its abort and the popup handle, which no route can carry (per store, as all state).
 type Flow = { controller: AbortController; popup: Popup | null; closed: boolean }
+const newFlow = (popup: Popup | null): Flow => ({ controller: new AbortController(), popup, closed: false })
 const flowAtom = atom<Flow | null>(null)
 
 /** A provider chosen on Connect, with the window its click opened: the view shows the flow. */
-export const chooseSocialAtom = atom(null, (_get, set, { provider, popup }: { provider: Provider; popup: Popup | null }) => {
+export const chooseSocialAtom = atom(null, (_get, set, { provider, popup }: { provider: Provider; popup: Way }) => {
   set(pushAtom, { view: 'ConnectingSocial', provider })
   return set(runAtom, provider, popup)
 })
 
 /** Try again, or Continue after a blocked window: the same provider, with the window this click opened. */
-export const retrySocialAtom = atom(null, (get, set, popup: Popup | null) => {
+export const retrySocialAtom = atom(null, (get, set, popup: Way) => {
   const route = get(routeAtom)
   if (route.view === 'ConnectingSocial') return set(runAtom, route.provider, popup)
 })
@@ -88,19 +106,20 @@ export const cancelSocialAtom = atom(null, (_get, set) => {
   set(goBackAtom)
 })
 
-const runAtom = atom(null, async (get, set, provider: Provider, popup: Popup | null) => {
+const runAtom = atom(null, async (get, set, provider: Provider, way: Way) => {
   const previous = get(flowAtom)
+  const popup = way === 'redirect' ? null : way
   if (previous) end(get, previous, popup)
-  const flow: Flow = { controller: new AbortController(), popup, closed: false }
+  const flow = newFlow(popup)
   set(flowAtom, flow)
-  if (!popup) return set(socialAtom, { provider, phase: 'blocked', error: null })
-  set(socialAtom, { provider, phase: 'waiting', error: null })
+  if (way === null) return set(socialAtom, { provider, phase: 'blocked', error: null })
+  set(socialAtom, { provider, phase: way === 'redirect' ? 'redirecting' : 'waiting', error: null })
   const { signal } = flow.controller
-  const current = () => !signal.aborted && get(flowAtom) === flow && get(routeAtom).view === 'ConnectingSocial'
+  const current = () => isCurrent(get, flow)
 
   let url: string
   try {
-    url = await start(get, provider, signal)
+    url = await start(get, provider, signal, way === 'redirect')
   } catch (error) {
     if (!current()) return
     if (!timedOut(error)) return fail(get, set, flow, describe(error))
@@ -113,13 +132,73 @@ const runAtom = atom(null, async (get, set, provider: Provider, popup: Popup | n
   if (!current()) return
   // The popup goes only to the secure-site's own page (which the secure-site checked too): never where a frame bug or a server names.
   if (new URL(url).origin !== secureOrigin(get)) return fail(get, set, flow, secureSocialText.unsafeStart)
-  popup.location.href = url
+  if (way === 'redirect') return leave(get, set, flow, provider, url)
+  way.location.href = url
+  return set(redeemAtom, flow, provider)
+})
 
+const isCurrent = (get: Getter, flow: Flow) => !flow.controller.signal.aborted && get(flowAtom) === flow && get(routeAtom).view === 'ConnectingSocial'
+
+/**
+ * Redirect mode: the SDK sends the dapp's page to this origin's redirect page and on to the flow's start
+ * (socialRedirect.ts); the secure-site keeps the flow for the page that comes back. An SDK that will not
+ * (an older one, a frame URL it does not know) answers other than undefined: the view says so.
+ */
+async function leave(get: Getter, set: Setter, flow: Flow, provider: Provider, url: string) {
+  const { host } = get(hostAtom)
+  const refused = () => fail(get, set, flow, format(socialText.redirectRefused, { provider: ui.socials[provider] }))
+  if (!host) return refused()
+  try {
+    const answer = await host.call('redirect', Redirect.hopUrl(url, location.href), { signal: flow.controller.signal, timeoutMs: requestTimeout.timeoutMs })
+    if (answer !== undefined && isCurrent(get, flow)) refused()
+  } catch {
+    if (isCurrent(get, flow)) refused()
+  }
+}
+
+/**
+ * Back from a redirect (the SDK's `resume`, spec §5 result_uri): the modal opens on ConnectingSocial
+ * and redeems the flow the secure-site kept; one it does not know (expired, another browser, storage
+ * the browser cleared) says so on Connect.
+ */
+export const resumeSocialAtom = atom(null, async (get, set, flowId: string) => {
+  const flow = newFlow(null)
+  // As a window seen closed: the callback sent the page back once the provider answered, so a flow still pending is one left unfinished.
+  flow.closed = true
+  set(flowAtom, flow)
+  // The person's intent, as an open: the secure frame loads now (App.tsx loads it only on intent).
+  set(intentAtom, true)
+  let provider: Provider
+  try {
+    await secureReady(get, flow.controller.signal)
+    ;({ provider } = await secureCall(get, (channel, op) => channel.call('socialResume', { op, flowId }, { signal: flow.controller.signal, timeoutMs: requestTimeout.timeoutMs })))
+  } catch (error) {
+    if (get(flowAtom) === flow) set(flowAtom, null)
+    set(resetAtom, { view: 'Connect' })
+    set(openAtom, true)
+    set(notifyAtom, { type: 'show' })
+    set(showToastAtom, { message: describe(error), variant: 'error' })
+    return
+  }
+  if (get(flowAtom) !== flow) return
+  set(resetAtom, { view: 'ConnectingSocial', provider })
+  set(socialAtom, { provider, phase: 'returning', error: null })
+  set(openAtom, true)
+  set(notifyAtom, { type: 'show' })
+  return set(redeemAtom, flow, provider)
+})
+
+/** Redeems the flow until the provider answered: the account, the device step, or why not. */
+const redeemAtom = atom(null, async (get, set, flow: Flow, provider: Provider) => {
+  const { signal } = flow.controller
+  const { popup } = flow
+  const current = () => isCurrent(get, flow)
   const look = () => {
-    if (!popup.closed || flow.closed) return
+    if (!popup?.closed || flow.closed) return
     flow.closed = true
     if (current()) set(socialAtom, { provider, phase: 'checking', error: null })
   }
+
   // Closed already (while the flow was starting): no need to wait for the first look.
   look()
   const watch = setInterval(look, closedPollMs)
@@ -152,14 +231,20 @@ const runAtom = atom(null, async (get, set, provider: Provider, popup: Popup | n
  * socialStart within spec §7's 30 s, the secure frame's loading included: a click right after the modal
  * opened may find it still loading. The flow's origin is the host as the frame pinned it.
  */
-async function start(get: Getter, provider: Provider, signal: AbortSignal): Promise<string> {
+async function start(get: Getter, provider: Provider, signal: AbortSignal, redirect: boolean): Promise<string> {
+  const deadline = await secureReady(get, signal)
+  const options = { signal, timeoutMs: Math.max(1, deadline - Date.now()) }
+  const host = get(hostOriginAtom) ?? location.origin
+  const { url } = await secureCall(get, (channel, op) => channel.call('socialStart', { op, provider, host, ...(redirect && { redirect }) }, options))
+  return url
+}
+
+/** Waits for the secure frame within spec §7's 30 s (it may still be loading); the deadline left for the call. */
+async function secureReady(get: Getter, signal: AbortSignal): Promise<number> {
   const deadline = Date.now() + Constants.embeddedRequestTimeoutMs
   while (isLoading(get) && Date.now() < deadline && !signal.aborted) await new Promise((resolve) => setTimeout(resolve, 100))
   if (isLoading(get)) throw signal.aborted ? Errors.aborted() : Errors.timedOut()
-  const options = { signal, timeoutMs: Math.max(1, deadline - Date.now()) }
-  const host = get(hostOriginAtom) ?? location.origin
-  const { url } = await secureCall(get, (channel, op) => channel.call('socialStart', { op, provider, host }, options))
-  return url
+  return deadline
 }
 
 const isLoading = (get: Getter) => ['idle', 'loading'].includes(get(secureStatusAtom).state)

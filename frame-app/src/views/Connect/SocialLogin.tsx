@@ -4,21 +4,23 @@ import * as Constants from '@doorway/shared/Constants'
 import { format, ui } from '@doorway/shared/Texts'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { socialText } from '@doorway/shared/texts/social'
-import { useSetAtom } from 'jotai'
+import { useAtomValue, useSetAtom } from 'jotai'
 import { useId, useState } from 'react'
-import { chooseSocialAtom, openPopup, socialRow } from '../../features/embedded/socialLogin.js'
+import { chooseSocialAtom, redirectModeAtom, socialRow, wayOf } from '../../features/embedded/socialLogin.js'
 import './SocialLogin.css'
 
 type Provider = Constants.SocialProvider
 
 export default function SocialLogin({ providers }: { providers: readonly (typeof Protocol.socials)[number][] }) {
   const choose = useSetAtom(chooseSocialAtom)
+  const redirect = useAtomValue(redirectModeAtom)
   const [expanded, setExpanded] = useState(false)
   const moreId = useId()
   const { first, icons, more } = socialRow(providers)
   if (!first) return null
   // The window opens here, synchronously in the click: an await before it would lose the click's activation.
-  const pick = (provider: Provider) => () => void choose({ provider, popup: openPopup() })
+  // In redirect mode (spec §7 social-redirect) no window opens: the page itself goes.
+  const pick = (provider: Provider) => () => void choose({ provider, popup: wayOf(redirect) })
   const name = (provider: Provider) => format(socialText.continueWith, { provider: ui.socials[provider] })
   return (
     <section aria-label={ui.connect.socials} className="stack">

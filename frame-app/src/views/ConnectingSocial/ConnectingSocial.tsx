@@ -8,7 +8,7 @@ import { socialText } from '@doorway/shared/texts/social'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useId } from 'react'
 import type { RouteOf } from '../../core/routes.js'
-import { cancelSocialAtom, leaveSocialAtom, openPopup, retrySocialAtom, socialAtom } from '../../features/embedded/socialLogin.js'
+import { cancelSocialAtom, leaveSocialAtom, redirectModeAtom, retrySocialAtom, socialAtom, wayOf } from '../../features/embedded/socialLogin.js'
 import { SocialLogo } from '../Connect/SocialLogin.js'
 import './ConnectingSocial.css'
 
@@ -22,10 +22,11 @@ export default function ConnectingSocial({ route }: { route: RouteOf<'Connecting
   useEffect(() => () => leave(), [leave])
   const provider = { provider: ui.socials[route.provider] }
   const phase = social?.phase ?? 'failed'
-  const busy = phase === 'waiting' || phase === 'checking'
+  const busy = phase in progress
   const problem = phase === 'blocked' ? socialText.blocked : phase === 'closed' ? socialText.closed : social?.error
-  // The window opens here, synchronously in the click, as on Connect.
-  const again = () => void retry(openPopup())
+  // The window opens here, synchronously in the click, as on Connect (or, in redirect mode, the page goes).
+  const redirect = useAtomValue(redirectModeAtom)
+  const again = () => void retry(wayOf(redirect))
 
   return (
     <section className="stack center social-step" aria-labelledby={headingId}>
@@ -37,7 +38,7 @@ export default function ConnectingSocial({ route }: { route: RouteOf<'Connecting
         {busy && (
           <>
             <span className="spinner" role="progressbar" aria-label={socialText.progress} />
-            <p className="muted">{phase === 'waiting' ? format(socialText.signIn, provider) : socialText.checking}</p>
+            <p className="muted">{format(progress[phase as keyof typeof progress], provider)}</p>
           </>
         )}
       </div>
@@ -57,3 +58,11 @@ export default function ConnectingSocial({ route }: { route: RouteOf<'Connecting
     </section>
   )
 }
+
+/** What each phase in progress says (redirect mode: leaving for the provider, back from it). */
+const progress = {
+  waiting: socialText.signIn,
+  checking: socialText.checking,
+  redirecting: socialText.redirecting,
+  returning: socialText.returning,
+} as const

@@ -81,7 +81,11 @@ function api(server: Server, notifier: Flow.Notifier) {
   return app
 }
 
-/** The popup's pages, unsigned: the flow's id (128 random bits, known only to the device) or its `state` is what they carry. */
+/**
+ * The popup's pages, unsigned: the flow's id (128 random bits, known only to the device) or its `state` is
+ * what they carry. In redirect mode (spec §7 social-redirect) the top window comes through them instead
+ * of a popup, and the callback sends it back to the dapp's page that `return` named.
+ */
 function popup(server: Server, notifier: Flow.Notifier) {
   const { storage, social } = server
   const app = new Hono()
@@ -97,8 +101,11 @@ function popup(server: Server, notifier: Flow.Notifier) {
     if (verdict !== 'go') return page(c, Pages.refusal(verdict, { close: false }))
     const config = social?.providers[flow!.provider]
     if (!social || !config) return page(c, Pages.refusal('off', { close: false }))
+    const returnTo = c.req.query('return')
+    const back = returnTo === undefined ? undefined : Flow.returnUrl(returnTo, flow!)
+    if (back === null) return page(c, Pages.refusal('malformed', { close: false }))
     // Opened twice at once, one of them goes to the provider.
-    if (!(await storage.social.authorize(flowId, now))) {
+    if (!(await storage.social.authorize(flowId, now, { returnTo: back }))) {
       const reopened = Flow.opening(await storage.social.get(flowId), server.now())
       return page(c, Pages.refusal(reopened === 'go' ? 'opened' : reopened, { close: false }))
     }
@@ -118,6 +125,8 @@ function popup(server: Server, notifier: Flow.Notifier) {
     notifier.notify(flow.id)
     // Cancelled while the answer was checked: nothing of it is kept.
     if (!finished) return page(c, Pages.refusal('expired', { close: true }))
+    // Redirect mode: back to the dapp's page, where the modal redeems the flow and says how it went.
+    if (flow.returnTo) return c.redirect(flow.returnTo, 303)
     if ('profile' in outcome) return page(c, Pages.outcomes.signedIn(flow.provider))
     return page(c, outcome.reason === 'denied' ? Pages.outcomes.denied(flow.provider) : Pages.outcomes.invalid(flow.provider))
   })

@@ -25,6 +25,8 @@ export function create(options: { id: string; deviceId: string; provider: Social
     createdAt: now,
     expiresAt: now + Constants.socialFlowTtlMs,
     finishedAt: null,
+    returnTo: null,
+    channelToken: null,
   }
 }
 
@@ -50,6 +52,24 @@ export function lateCallback(flow: SocialFlow | undefined, now: number): PageRef
   if (flow.status === 'cancelled' || expired(flow, now)) return 'expired'
   return flow.status === 'started' ? 'notOpened' : 'used'
 }
+
+/**
+ * Redirect mode: the dapp's page a flow sends the person back to, with the flow's id in `result_uri`
+ * for the modal to redeem (spec §5: the SDK removes it after use). A query parameter rather than a
+ * fragment: hash routers and Telegram's launch parameters own the fragment. Only a page of the origin
+ * that started the flow, so no one can use the callback as an open redirect; null when it is not one.
+ */
+export function returnUrl(value: string, flow: Pick<SocialFlow, 'id' | 'host'>): string | null {
+  if (value.length > maxReturnLength || !URL.canParse(value)) return null
+  const url = new URL(value)
+  if (url.origin !== flow.host || url.username || url.password) return null
+  url.searchParams.set(resultParameter, flow.id)
+  return url.href
+}
+
+/** The query parameter that brings a redirect flow back (spec §5 names it for Telegram; every redirect uses it). */
+export const resultParameter = 'result_uri'
+const maxReturnLength = 2_048
 
 export type Refusal = { status: 403 | 404 | 409 | 410; message: string; reason: string }
 

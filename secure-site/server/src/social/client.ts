@@ -61,7 +61,7 @@ export async function complete(config: Social.ProviderConfig, options: { provide
       const claims = oauth.getValidatedIdTokenClaims(tokens)! as Record<string, unknown>
       // Google puts the email in the ID token when `email` is asked; a provider that does not answers it at user-info.
       const merged = claims.email === undefined && config.userinfo ? { ...(await userInfo(as, client, tokens.access_token, claims.sub as string, request(config.userinfo))), ...claims } : claims
-      return provider === 'apple' ? Profiles.apple(merged) : Profiles.google(merged)
+      return provider === 'apple' ? Profiles.apple(merged, params.get('user')) : Profiles.google(merged)
     }
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, response)
     return await oauth2Profile(provider, config, tokens.access_token, request)

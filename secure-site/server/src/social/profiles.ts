@@ -17,10 +17,26 @@ export function google(claims: Json): Profile {
   return profile({ subject: claims.sub, email: claims.email, emailVerified: claims.email_verified === true, username: claims.name, avatar: claims.picture })
 }
 
-/** apple: sub and email; email_verified is the string 'true' in Apple's tokens (a boolean in some). No name, no picture. */
-export function apple(claims: Json): Profile {
+/**
+ * apple: sub and email; email_verified is the string 'true' in Apple's tokens (a boolean in some). No
+ * picture, and the name only in the `user` form field of the person's first sign-in (Apple's docs): JSON
+ * the person typed, never signed, so it is only a display name and never decides who they are.
+ */
+export function apple(claims: Json, user?: string | null): Profile {
   const verified = claims.email_verified === true || claims.email_verified === 'true'
-  return profile({ subject: claims.sub, email: claims.email, emailVerified: verified, username: undefined, avatar: undefined })
+  return profile({ subject: claims.sub, email: claims.email, emailVerified: verified, username: appleName(user), avatar: undefined })
+}
+
+/** `{"name":{"firstName":…,"lastName":…}}` as one name; undefined for anything else. */
+function appleName(user: string | null | undefined): string | undefined {
+  if (!user || user.length > 2_048) return undefined
+  try {
+    const name = (JSON.parse(user) as { name?: { firstName?: unknown; lastName?: unknown } } | null)?.name
+    const parts = [name?.firstName, name?.lastName].filter((part): part is string => typeof part === 'string' && part.trim() !== '')
+    return parts.length ? parts.map((part) => part.trim()).join(' ') : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /**

@@ -105,6 +105,10 @@ export type SocialFlow = {
   createdAt: number
   expiresAt: number
   finishedAt: number | null
+  /** Redirect mode: the dapp's page the person goes back to once the provider answered (spec §7 social-redirect). */
+  returnTo: string | null
+  /** Farcaster: the relay channel the person's Farcaster app answers on. */
+  channelToken: string | null
 }
 
 /** A provider's account waiting for the wallet owner's approval of the device before it becomes their identity. */
@@ -198,8 +202,11 @@ export type Storage = {
     start(flow: SocialFlow): Promise<string[]>
     get(id: string): Promise<SocialFlow | undefined>
     byState(state: string): Promise<SocialFlow | undefined>
-    /** started → authorizing, unless it expired by `now`; false when it was not a started, live flow. */
-    authorize(id: string, now: number): Promise<boolean>
+    /**
+     * started → authorizing, unless it expired by `now`, with where a redirect returns or the Farcaster
+     * channel it waits on; false when it was not a started, live flow.
+     */
+    authorize(id: string, now: number, options?: { returnTo?: string; channelToken?: string }): Promise<boolean>
     /**
      * authorizing → verifying, for the callback carrying its `state`, unless it expired by `now`: one
      * callback takes it, so a replayed answer cannot. The flow taken, or undefined.

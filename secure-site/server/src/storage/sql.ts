@@ -181,6 +181,13 @@ CREATE INDEX social_links_pending_by_device ON social_links_pending (device_id, 
     sql: `ALTER TABLE devices ADD COLUMN social_username text;
 ALTER TABLE devices ADD COLUMN social_avatar text;`,
   },
+  // Redirect mode (spec §7 social-redirect): where the provider's answer sends the person back, set when the
+  // top window opens /oauth/start. Farcaster: the relay channel the flow waits on (docs/embedded-wallet.md §5).
+  {
+    name: '7-social-redirect',
+    sql: `ALTER TABLE social_flows ADD COLUMN return_to text;
+ALTER TABLE social_flows ADD COLUMN channel_token text;`,
+  },
 ]
 
 // bigint columns come back as strings from `pg`; float8 is exact for millisecond times and is a number in both drivers.
@@ -192,7 +199,7 @@ const challengeColumns = `id, email, device_id AS "deviceId", host, attested, di
   expires_at::float8 AS "expiresAt", used_at::float8 AS "usedAt"`
 const flowColumns = `id, device_id AS "deviceId", provider, host, attested, state, nonce, code_verifier AS "codeVerifier", status, reason, subject, email,
   email_verified AS "emailVerified", username, avatar, user_id AS "userId", created_at::float8 AS "createdAt", expires_at::float8 AS "expiresAt",
-  finished_at::float8 AS "finishedAt"`
+  finished_at::float8 AS "finishedAt", return_to AS "returnTo", channel_token AS "channelToken"`
 // A flow the device may still redeem or the provider still answer: what a new start or a cancel ends.
 const liveFlow = `status IN ('started', 'authorizing', 'verifying', 'done')`
 const auditColumns = `user_id AS "userId", seq, at::float8 AS at, kind, detail, prev_hash AS "prevHash", hash`
@@ -258,7 +265,7 @@ export const queries = {
   flow: `SELECT ${flowColumns} FROM social_flows WHERE id = $1`,
   flowByState: `SELECT ${flowColumns} FROM social_flows WHERE state = $1`,
   // No row back: not in the state the step needs, or expired.
-  authorizeFlow: `UPDATE social_flows SET status = 'authorizing' WHERE id = $1 AND status = 'started' AND expires_at > $2 RETURNING id`,
+  authorizeFlow: `UPDATE social_flows SET status = 'authorizing', return_to = $3, channel_token = $4 WHERE id = $1 AND status = 'started' AND expires_at > $2 RETURNING id`,
   claimFlow: `UPDATE social_flows SET status = 'verifying' WHERE state = $1 AND status = 'authorizing' AND expires_at > $2 RETURNING ${flowColumns}`,
   finishFlow: `UPDATE social_flows SET status = $2, reason = $3, subject = $4, email = $5, email_verified = $6, username = $7, avatar = $8,
     finished_at = $9, code_verifier = NULL WHERE id = $1 AND status = 'verifying' RETURNING id`,
@@ -446,7 +453,7 @@ function social(client: Client): Storage['social'] {
       }),
     get: async (id) => flowOf(await one<FlowRow>(client, queries.flow, [id])),
     byState: async (state) => flowOf(await one<FlowRow>(client, queries.flowByState, [state])),
-    authorize: async (id, now) => Boolean(await one(client, queries.authorizeFlow, [id, now])),
+    authorize: async (id, now, { returnTo = null, channelToken = null } = {}) => Boolean(await one(client, queries.authorizeFlow, [id, now, returnTo, channelToken])),
     claim: async (state, now) => flowOf(await one<FlowRow>(client, queries.claimFlow, [state, now])),
     async finish(id, outcome, now) {
       const profile = 'profile' in outcome ? outcome.profile : undefined
