@@ -12,8 +12,8 @@ import { expect, expectAccessible, frameOrigin, loopbackOnly, modalFrame, ready,
 
 type Provider = 'google' | 'github' | 'apple' | 'x' | 'discord' | 'facebook'
 const names: Record<Provider, string> = { google: 'Google', github: 'GitHub', apple: 'Apple', x: 'X', discord: 'Discord', facebook: 'Facebook' }
-// The demo lists the default socials: google first, x, discord and github as icons, apple and facebook under More.
-const underMore: readonly Provider[] = ['apple', 'facebook']
+// The demo lists the default socials: google first, x, discord and farcaster as icons, github, apple and facebook under More.
+const underMore: readonly Provider[] = ['github', 'apple', 'facebook']
 
 /** On Connect, the provider's button; clicking it opens the sign-in window, which this answers. */
 async function choose(page: Page, provider: Provider) {
@@ -192,7 +192,9 @@ test('behavior: inside Telegram on Android, X and Facebook are not offered (spec
     const row = modalFrame(page).getByRole('region', { name: 'Social login' })
     await expect(row.getByRole('button', { name: 'Continue with Google' })).toBeVisible()
     await expect(row.getByRole('button', { name: 'Continue with Discord' })).toBeVisible()
+    await expect(row.getByRole('button', { name: 'Continue with Farcaster' })).toBeVisible()
     await expect(row.getByRole('button', { name: 'Continue with GitHub' })).toBeVisible()
+    await row.getByRole('button', { name: 'More sign-in options' }).click()
     await expect(row.getByRole('button', { name: 'Continue with Apple' })).toBeVisible()
     await expect(row.getByRole('button', { name: /Continue with (X|Facebook)$/ })).toHaveCount(0)
     expect(outside, 'requests to non-loopback hosts').toEqual([])

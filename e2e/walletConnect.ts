@@ -9,8 +9,8 @@ import { expect, modalFrame } from './fixtures.js'
  * What the QR code encodes, read from its pixels as a phone camera would: a camera keeps looking until
  * it can read it (a view still moving in, on a loaded machine, is not readable yet).
  */
-export async function scanQr(frame: FrameLocator): Promise<string> {
-  const qr = frame.getByRole('img', { name: /^QR code to connect/ })
+export async function scanQr(frame: FrameLocator, name: string | RegExp = /^QR code to connect/): Promise<string> {
+  const qr = frame.getByRole('img', { name })
   await expect(qr).toBeVisible()
   let data: string | undefined
   await expect

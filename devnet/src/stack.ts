@@ -18,6 +18,8 @@ export const ports = {
   solana: port('DOORWAY_SOLANA_PORT', 8899),
   /** The social providers' stand-in (oidc/provider.ts): Google, Apple, GitHub, X, Discord and Facebook on oidc-provider. */
   oidc: port('DOORWAY_OIDC_PORT', 8795),
+  /** The Farcaster connect relay's stand-in (farcaster/relay.ts) and its test Farcaster client page at /client. */
+  farcaster: port('DOORWAY_FARCASTER_PORT', 8796),
   smtp: port('DOORWAY_SMTP_PORT', 2525),
   mail: port('DOORWAY_MAIL_PORT', 8025),
 }
@@ -34,6 +36,8 @@ export const urls = {
   solana: `http://127.0.0.1:${ports.solana}`,
   esplora: `http://127.0.0.1:${ports.esplora}`,
   oidc: `http://127.0.0.1:${ports.oidc}`,
+  /** The Farcaster relay's base URL (no trailing slash: auth-client appends `/v1/…`). */
+  farcaster: `http://127.0.0.1:${ports.farcaster}`,
   /** The mail sink's read API: GET /messages?to=ADDRESS. */
   mail: `http://127.0.0.1:${ports.mail}`,
 }

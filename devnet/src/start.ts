@@ -14,8 +14,12 @@ import * as SecureLimits from '@doorway/secure-site/server/limits'
 import * as SocialProviders from '@doorway/secure-site/server/social/providers'
 import * as SecureSecrets from '@doorway/secure-site/server/secrets'
 import * as SecureStorage from '@doorway/secure-site/server/storage/Storage'
+import * as Ids from '@doorway/shared/Ids'
 import * as Anvil from './anvil.js'
 import * as Esplora from './bitcoin/esplora.js'
+import * as FarcasterClient from './farcaster/client.js'
+import * as FarcasterRegistry from './farcaster/registry.js'
+import * as FarcasterRelay from './farcaster/relay.js'
 import * as Oidc from './oidc/provider.js'
 import * as ApiConfig from './apiConfig.js'
 import * as Exchange from './exchange.js'
@@ -138,6 +142,14 @@ const oidc = await launch(() =>
     clients: Object.fromEntries(Oidc.faces.map((face) => [face, { ...SocialProviders.devnetClient(face), redirectUris: [socialCallback] }])) as Record<Oidc.Face, Oidc.Client>,
   }),
 )
+// Sign In With Farcaster (docs/embedded-wallet.md §5): Farcaster's ID registry on the first chain, which
+// the secure-site server verifies sign-ins against, installed on every start (a reused anvil may have lost
+// it), and the connect relay's stand-in with its test Farcaster client page.
+await FarcasterRegistry.installRegistry(chains[0]!.rpcUrl, FarcasterClient.users).catch(async (error) => {
+  await stopAll()
+  throw error
+})
+const farcaster = await launch(() => FarcasterRelay.start({ port: ports.farcaster, authKey: Ids.random(), rpcUrl: chains[0]!.rpcUrl }))
 // The secure-site's own server: the built page under its strict CSP, and the embedded wallet's API
 // (secure-site/server/API.md), mailing codes to the sink and asking the vault to re-seal.
 await launch(() =>
@@ -152,7 +164,10 @@ await launch(() =>
     // Every browser of the local stack (and of its e2e) is 127.0.0.1: one network for the per-network
     // limits, which secure-site/server/src/limits.test.ts tests instead.
     limits: SecureLimits.off,
-    social: SocialProviders.fromEnv({ ...process.env, DOORWAY_SOCIAL_DEVNET: oidc.origin }, new URL(urls.secure).origin)!,
+    social: SocialProviders.fromEnv(
+      { ...process.env, DOORWAY_SOCIAL_DEVNET: oidc.origin, DOORWAY_FARCASTER_DEVNET: farcaster.origin, DOORWAY_FARCASTER_RPC: chains[0]!.rpcUrl },
+      new URL(urls.secure).origin,
+    )!,
   }),
 )
 
@@ -210,8 +225,8 @@ const servers: Server[] = (
           // Solana sends go to the dapp's Solana RPC and Bitcoin payments are followed on its Esplora API
           // (balances and history come from the api).
           'connect-src': `'self' ${apiOrigin} ${urls.relay} ${chains.map((c) => c.rpcUrl).join(' ')} ${solana.url} ${esplora.url}`,
-          // The social providers' pictures of the person (spec §3 user): the devnet stand-in serves them.
-          'img-src': `'self' data: ${apiOrigin} ${oidc.origin}`,
+          // The social providers' and Farcaster's pictures of the person (spec §3 user): the devnet stand-ins serve them.
+          'img-src': `'self' data: ${apiOrigin} ${oidc.origin} ${farcaster.origin}`,
           'frame-ancestors': '*',
         }),
       },
@@ -238,6 +253,7 @@ Doorway local stack is up.
   Solana:      ${solana.url} (${solana.chainId}, DUSD mint ${dusd.mint})
   Bitcoin:     ${esplora.url} (Esplora API, regtest, ${esplora.chainId})
   Social:      ${oidc.origin}/<google|apple|github|x|discord|facebook> (sign-in stand-in: pick a test user or type an email)
+  Farcaster:   ${farcaster.origin}/client (test Farcaster app: approve a sign-in)
 Open the demo and press "Connect Wallet". Ctrl+C stops everything.`)
 
 const stop = async () => {

@@ -86,6 +86,7 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
               if (outcome === 'pending') return { state: outcome }
               // VERIFY_DEVICE: the device step names the email the vault mailed the approval link to.
               if (outcome === 'VERIFY_DEVICE') return { action: outcome, email: wallet.approval!.email }
+              if (outcome === 'ADD_EMAIL') return { action: outcome }
               return { account: outcome }
             }),
           socialCancel: ({ op }) =>

@@ -496,7 +496,7 @@ export const secureParams = {
    * A social sign-in (issue 24, docs/embedded-wallet.md §4.5): a flow at the server bound to this device.
    * The frame opened the popup in the person's click (at this origin's /oauth/popup) and sends it to `url`.
    */
-  socialStart: S.object({ op, provider: S.oneOf(Constants.socialProviders), host: hostOrigin, redirect: S.optional(S.boolean) }),
+  socialStart: S.object({ op, provider: S.oneOf(socials), host: hostOrigin, redirect: S.optional(S.boolean) }),
   /**
    * Redirect mode (spec §7 social-redirect): the page came back with `result_uri`; the flow this device
    * kept when it left becomes the one `socialRedeem` waits on. Its provider, for the view.
@@ -554,11 +554,13 @@ export const secureResults = {
   ),
   awaitDevice: S.object({ account: embeddedAccount }),
   socialStart: S.object({ url: S.url }),
-  socialResume: S.object({ provider: S.oneOf(Constants.socialProviders) }),
+  socialResume: S.object({ provider: S.oneOf(socials) }),
   socialRedeem: S.union(
     S.object({ state: S.literal('pending') }),
     S.object({ account: embeddedAccount }),
     S.object({ action: S.literal('VERIFY_DEVICE'), email: accountEmail }),
+    /** Farcaster proved an account that is no one's yet, and gives no email: the person adds one (EmailLogin), which links it. */
+    S.object({ action: S.literal('ADD_EMAIL') }),
   ),
   socialCancel: nothing,
   resendDevice: S.object({ expiresAt: S.number }),

@@ -198,10 +198,6 @@ export const ui = {
     OnRamp: 'Buy Crypto',
     OnRampProgress: 'Buy Crypto',
   },
-  // Honest placeholders: what is not built yet says so, and shows no made-up data.
-  later: {
-    farcaster: 'Farcaster login is not available in this version yet.',
-  },
   connect: {
     or: 'or',
     installed: 'Installed',

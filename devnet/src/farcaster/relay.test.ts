@@ -11,6 +11,7 @@ import * as Registry from './registry.js'
 
 // A port apart from the running stack's (8545/8546) and from the other anvil tests'.
 const chains = [{ id: 31337, port: 18796, rpcUrl: 'http://127.0.0.1:18796' }]
+const rpcUrl = chains[0]!.rpcUrl
 const authKey = 'devnet-farcaster-relay-test-key'
 const [alice, bob] = Client.users as [Client.User, Client.User]
 const siwf = { siweUri: 'http://127.0.0.1:5175/login', domain: '127.0.0.1:5175' }
@@ -22,7 +23,7 @@ let app: ReturnType<typeof createAppClient>
 beforeAll(async () => {
   anvil = await Anvil.start({ chains })
   await Registry.installRegistry(anvil.chains[0]!.rpcUrl, Client.users)
-  relay = await Relay.start({ port: 0, authKey })
+  relay = await Relay.start({ port: 0, authKey, rpcUrl })
   app = createAppClient({ relay: relay.origin, ethereum: viemConnector({ rpcUrl: anvil.chains[0]!.rpcUrl }) })
 })
 afterAll(async () => {
@@ -39,22 +40,28 @@ async function createChannel(request: Partial<Parameters<typeof app.createChanne
   return { status: created.response.status, ...created.data }
 }
 
-/** The page's one POST form, as a browser would submit it with the button named `button`. */
-function submission(html: string, button: string) {
-  const form = /<form method="post" action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(html)
-  if (!form) throw new Error('No POST form on the page')
+/** A form's hidden fields, as a browser would submit them. */
+function hiddenFields(form: string) {
   const fields = new URLSearchParams()
-  for (const [, name, value] of form[2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields.append(name!, value!)
+  for (const [, name, value] of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields.append(name!, value!)
+  return fields
+}
+
+/** The page's test users form, as a browser would submit it with the button named `button`. */
+function submission(html: string, button: string) {
+  const form = /<form method="post" action="([^"]+)" aria-label="Test users">([\s\S]*?)<\/form>/.exec(html)
+  if (!form) throw new Error('No test users form on the page')
+  const fields = hiddenFields(form[2]!)
   const pressed = new RegExp(`<button[^>]* name="([^"]+)" value="([^"]*)">${button}</button>`).exec(form[2]!)
   if (!pressed) throw new Error(`No button ${button}`)
   fields.append(pressed[1]!, pressed[2]!)
   return { action: form[1]!, fields }
 }
 
-function post(path: string, fields: URLSearchParams, origin = relay.origin) {
+function post(path: string, fields: URLSearchParams, origin = relay.origin, site?: string) {
   return fetch(new URL(path, relay.origin), {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin, ...(site && { 'sec-fetch-site': site }) },
     body: fields,
     redirect: 'manual',
   })
@@ -65,6 +72,23 @@ async function approve(url: string, name: string) {
   const page = await fetch(url)
   expect(page.status).toBe(200)
   const { action, fields } = submission(await page.text(), `Sign in as @${name}`)
+  return post(action, fields)
+}
+
+/** The page's new account form, as a browser would submit it with `username` typed. */
+function newAccountSubmission(html: string, username: string) {
+  const form = /<form method="post" action="([^"]+)" aria-label="New account">([\s\S]*?)<\/form>/.exec(html)
+  if (!form) throw new Error('No new account form on the page')
+  const fields = hiddenFields(form[2]!)
+  fields.append('username', username)
+  return { action: form[1]!, fields }
+}
+
+/** Opens the connect URI, types `username` and presses "Sign in as a new account". */
+async function signUp(url: string, username: string) {
+  const page = await fetch(url)
+  expect(page.status).toBe(200)
+  const { action, fields } = newAccountSubmission(await page.text(), username)
   return post(action, fields)
 }
 
@@ -187,7 +211,7 @@ describe('POST /v1/channel', () => {
   })
 
   test('error: beyond the live channel limit, creating one is 429', async () => {
-    const small = await Relay.start({ port: 0, authKey })
+    const small = await Relay.start({ port: 0, authKey, rpcUrl })
     try {
       const create = () => fetch(`${small.origin}/v1/channel`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(siwf) })
       for (let made = 0; made < Relay.limits.channels; made += 100) {
@@ -237,7 +261,7 @@ describe('GET /v1/channel/status', () => {
   })
 
   test('param: channelTtlMs sets the lifetime', async () => {
-    const short = await Relay.start({ port: 0, authKey, channelTtlMs: 1_000 })
+    const short = await Relay.start({ port: 0, authKey, rpcUrl, channelTtlMs: 1_000 })
     try {
       const client = createAppClient({ relay: short.origin, ethereum: viemConnector({ rpcUrl: anvil.chains[0]!.rpcUrl }) })
       // The clock stands still from the channel's creation: only the times set here pass.
@@ -296,7 +320,7 @@ describe('the test Farcaster client', () => {
     expect((await fetch(url)).status).toBe(404)
   })
 
-  test('behavior: the page names the domain and URI asking, escaped, with a button per test user and Cancel', async () => {
+  test('behavior: the page names the domain and URI asking, escaped, with a button per test user, the new account form and Cancel', async () => {
     const siweUri = "https://app.example/login?q='x'&next=/"
     const { url } = await createChannel({ siweUri, domain: 'app.example' })
     const res = await fetch(url)
@@ -308,7 +332,12 @@ describe('the test Farcaster client', () => {
     expect(html).toContain('<h1>Sign in with Farcaster</h1>')
     expect(html).toContain('<dd>app.example</dd>')
     expect(html).toContain('<dd>https://app.example/login?q=&#39;x&#39;&amp;next=/</dd>')
-    expect([...html.matchAll(/<button[^>]*>([^<]+)<\/button>/g)].map((m) => m[1])).toEqual(['Sign in as @alice', 'Sign in as @bob', 'Cancel'])
+    expect([...html.matchAll(/<button[^>]*>([^<]+)<\/button>/g)].map((m) => m[1])).toEqual([
+      'Sign in as @alice',
+      'Sign in as @bob',
+      'Sign in as a new account',
+      'Cancel',
+    ])
   })
 
   test('behavior: Cancel only says so; the channel stays pending', async () => {
@@ -337,6 +366,13 @@ describe('the test Farcaster client', () => {
     expect((await statusOf(channelToken)).status).toBe(202)
   })
 
+  test('behavior: a browser posts the page\'s form with Origin "null" (the page is no-referrer) and says same-origin: accepted; cross-site: 403', async () => {
+    const { channelToken } = await createChannel()
+    expect((await post('/client/approve', new URLSearchParams({ channelToken, fid: '1' }), 'null', 'cross-site')).status).toBe(403)
+    expect((await statusOf(channelToken)).status).toBe(202)
+    expect((await post('/client/approve', new URLSearchParams({ channelToken, fid: '1' }), 'null', 'same-origin')).status).toBe(200)
+  })
+
   test.each([
     ['an unknown fid', (token: string) => ({ channelToken: token, fid: '99' }), 400, /No test user with fid 99/],
     ['an unknown channel', () => ({ channelToken: 'f'.repeat(32), fid: '1' }), 404, /expired or is not known/],
@@ -360,6 +396,140 @@ describe('the test Farcaster client', () => {
     expect(pfp.headers.get('content-type')).toBe('image/svg+xml')
     expect(await pfp.text()).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/)
     expect((await fetch(`${relay.origin}/pfp/9.svg`)).status).toBe(404)
+  })
+})
+
+describe('the test Farcaster client: a new account', () => {
+  /** Signs in as a new account named `username` and answers what the app reads. */
+  async function signedUp(username: string) {
+    const { channelToken, url } = await createChannel()
+    expect((await signUp(url, username)).status).toBe(200)
+    const status = await app.status({ channelToken })
+    if (status.isError) throw status.error
+    return status.data
+  }
+
+  test('behavior: the page has a field named exactly "Username" and a button to sign in as a new account', async () => {
+    const { url } = await createChannel()
+    const html = await (await fetch(url)).text()
+    const form = /<form method="post" action="\/client\/new-account" aria-label="New account">([\s\S]*?)<\/form>/.exec(html)?.[1]
+    expect(form).toContain('<label for="username">Username</label>')
+    expect(form).toMatch(/<input id="username" name="username" type="text" required [^>]*aria-describedby="username-hint">/)
+    expect(form).toContain('<button class="primary" type="submit">Sign in as a new account</button>')
+  })
+
+  test('behavior: completes the channel with a fresh fid whose custody the app verifies on the chain', async () => {
+    const { channelToken, url, nonce } = await createChannel()
+    const watching = app.watchStatus({ channelToken, interval: 50, timeout: 10_000 })
+    const approved = await signUp(url, 'carol-1')
+    expect(approved.status).toBe(200)
+    const page = await approved.text()
+
+    const status = await watching
+    if (status.isError) throw status.error
+    const fid = status.data.fid!
+    expect(page).toContain(`<p>@carol-1 (fid ${fid}) signed in to 127.0.0.1:5175.</p>`)
+    // Made once, it is offered again by its fid: a person signing in to the next app.
+    const { url: next } = await createChannel()
+    expect(await (await fetch(next)).text()).toContain(`<button class="primary" type="submit" name="fid" value="${fid}">Sign in as @carol-1 (fid ${fid})</button>`)
+    expect(fid).toBeGreaterThanOrEqual(Client.newFids.min)
+    expect(fid).toBeLessThan(Client.newFids.max)
+    // The custody key follows from the fid alone.
+    const custody = privateKeyToAccount(keccak256(stringToBytes(`doorway devnet farcaster custody fid ${fid}`))).address
+    expect(status.data).toMatchObject({
+      state: 'completed',
+      authMethod: 'custody',
+      username: 'carol-1',
+      displayName: 'carol-1',
+      pfpUrl: `${relay.origin}/pfp/${fid}.svg`,
+      custody,
+      verifications: [],
+    })
+
+    const verified = await app.verifySignInMessage({ nonce, domain: siwf.domain, message: status.data.message!, signature: status.data.signature! })
+    if (verified.isError) throw verified.error
+    expect(verified).toMatchObject({ success: true, fid, authMethod: 'custody', data: { address: custody } })
+
+    const pfp = await fetch(status.data.pfpUrl!)
+    expect(pfp.status).toBe(200)
+    expect(pfp.headers.get('content-type')).toBe('image/svg+xml')
+    expect(await pfp.text()).toContain('>C</text>')
+  })
+
+  test('behavior: two new accounts get different fids and custody keys, even under the same username', async () => {
+    const first = await signedUp('dave')
+    const second = await signedUp('dave')
+    expect(second.fid).not.toBe(first.fid)
+    expect(second.custody).not.toBe(first.custody)
+    const { getFid } = viemConnector({ rpcUrl })
+    expect([await getFid(first.custody!), await getFid(second.custody!)]).toEqual([BigInt(first.fid!), BigInt(second.fid!)])
+  })
+
+  test('behavior: a new account signs in again from the test users form by its fid', async () => {
+    const { fid } = await signedUp('erin')
+    const { channelToken } = await createChannel()
+    const again = await post('/client/approve', new URLSearchParams({ channelToken, fid: String(fid) }))
+    expect(again.status).toBe(200)
+    expect(await (await statusOf(channelToken)).json()).toMatchObject({ fid, username: 'erin' })
+  })
+
+  test.each([
+    ['an empty username', ''],
+    ['capitals', 'Carol'],
+    ['a leading hyphen', '-carol'],
+    ['17 characters', 'a'.repeat(17)],
+    ['an underscore', 'carol_1'],
+    ['an ENS name', 'carol.eth'],
+    ['markup', '<b>"x"</b>'],
+  ])('error: %s is 400, the form shown again with the reason, and the channel stays pending', async (_name, username) => {
+    const { channelToken, url } = await createChannel()
+    const res = await signUp(url, username)
+    expect(res.status).toBe(400)
+    const html = await res.text()
+    expect(html).toContain('<p id="username-error" role="alert">A username is 1 to 16 lowercase letters, digits or hyphens')
+    const field = /<input id="username"[^>]*>/.exec(html)?.[0]
+    expect(field).toContain('aria-invalid="true"')
+    expect(field).toContain(`value="${username.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')}"`)
+    expect((await statusOf(channelToken)).status).toBe(202)
+  })
+
+  test('error: a form posted from another origin is 403 and signs nothing', async () => {
+    const { channelToken } = await createChannel()
+    const res = await post('/client/new-account', new URLSearchParams({ channelToken, username: 'mallory' }), 'https://evil.example')
+    expect(res.status).toBe(403)
+    expect((await statusOf(channelToken)).status).toBe(202)
+  })
+
+  test('error: an unknown channel is 404, one already approved 409', async () => {
+    const unknown = await post('/client/new-account', new URLSearchParams({ channelToken: 'f'.repeat(32), username: 'frank' }))
+    expect(unknown.status).toBe(404)
+    expect(await unknown.text()).toContain('expired or is not known')
+    const { channelToken, url } = await createChannel()
+    expect((await approve(url, 'alice')).status).toBe(200)
+    const again = await post('/client/new-account', new URLSearchParams({ channelToken, username: 'frank' }))
+    expect(again.status).toBe(409)
+    expect(await (await statusOf(channelToken)).json()).toMatchObject({ fid: 1 })
+  })
+
+  test('error: a chain that does not answer is 502 and the channel stays pending', async () => {
+    // Port 1 on loopback: nothing listens, the connection is refused at once.
+    const offline = await Relay.start({ port: 0, authKey, rpcUrl: 'http://127.0.0.1:1' })
+    try {
+      const client = createAppClient({ relay: offline.origin, ethereum: viemConnector({ rpcUrl }) })
+      const created = await client.createChannel(siwf)
+      if (created.isError) throw created.error
+      const { channelToken } = created.data
+      const res = await fetch(`${offline.origin}/client/new-account`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: offline.origin },
+        body: new URLSearchParams({ channelToken, username: 'grace' }),
+      })
+      expect(res.status).toBe(502)
+      expect(await res.text()).toContain('The chain did not answer')
+      expect((await client.status({ channelToken })).response?.status).toBe(202)
+    } finally {
+      await offline.stop()
+    }
   })
 })
 
@@ -450,9 +620,10 @@ describe('start', () => {
     expect(status).toBe(403)
   })
 
-  test('error: refuses a short auth key or a lifetime that is not positive', async () => {
-    await expect(Relay.start({ port: 0, authKey: 'short' })).rejects.toThrow(/authKey/)
-    await expect(Relay.start({ port: 0, authKey, channelTtlMs: 0 })).rejects.toThrow(/channelTtlMs/)
+  test('error: refuses a short auth key, an rpcUrl that is not http(s) or a lifetime that is not positive', async () => {
+    await expect(Relay.start({ port: 0, authKey: 'short', rpcUrl })).rejects.toThrow(/authKey/)
+    await expect(Relay.start({ port: 0, authKey, rpcUrl, channelTtlMs: 0 })).rejects.toThrow(/channelTtlMs/)
+    await expect(Relay.start({ port: 0, authKey, rpcUrl: 'ws://127.0.0.1:18796' })).rejects.toThrow(/rpcUrl/)
   })
 
   test('error: an unknown path is 404, a wrong method 405', async () => {

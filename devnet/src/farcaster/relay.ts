@@ -3,7 +3,7 @@
  * stand-in for relay.farcaster.xyz with the HTTP contract `@farcaster/auth-client` 0.7.1 speaks (API v1),
  * so that production is a change of the relay URL. Its connect URIs open the test Farcaster client
  * (client.ts) on the same origin, which plays the Farcaster app. Dev only, never shipped.
- * `import * as FarcasterRelay from './farcaster/relay.js'` → `await FarcasterRelay.start({ port, authKey })`.
+ * `import * as FarcasterRelay from './farcaster/relay.js'` → `await FarcasterRelay.start({ port, authKey, rpcUrl })`.
  *
  * - `POST /v1/channel` (CreateChannelRequest) → 201 {channelToken, url, connectUri, nonce}.
  * - `GET /v1/channel/status` (Bearer channelToken) → 202 while pending, 200 once completed, in
@@ -39,17 +39,19 @@ export const limits = {
 export const defaultChannelTtlMs = 5 * 60_000
 
 export async function start(options: start.Options): Promise<start.ReturnType> {
-  const { authKey, channelTtlMs = defaultChannelTtlMs } = options
+  const { authKey, rpcUrl, channelTtlMs = defaultChannelTtlMs } = options
   if (typeof authKey !== 'string' || authKey.length < 16) throw new TypeError('start needs an authKey of at least 16 characters')
+  if (typeof rpcUrl !== 'string' || !isHttpUrl(rpcUrl)) throw new TypeError('start needs the rpcUrl of the chain with the ID registry')
   if (!(Number.isFinite(channelTtlMs) && channelTtlMs > 0)) throw new TypeError('channelTtlMs must be a positive number of milliseconds')
   const channels = createChannels(channelTtlMs)
+  const accounts = Client.createAccounts(rpcUrl)
   // The origin, and so the connect URIs, name the bound port: known once listening.
   const state: { origin?: string } = {}
   const server = await listenLoopback({
     name: 'devnet Farcaster relay',
     port: options.port,
     host: options.host,
-    handle: (req, res) => void route({ origin: state.origin, authKey, channels }, req, res),
+    handle: (req, res) => void route({ origin: state.origin, authKey, channels, accounts }, req, res),
     finish: () => Promise.resolve(),
   })
   state.origin = server.url
@@ -63,6 +65,11 @@ export declare namespace start {
     host?: string
     /** The key the Farcaster app (here the test client) sends as X-Farcaster-Auth-Relay-Key; others get 401. */
     authKey: string
+    /**
+     * The anvil chain with Farcaster's ID registry (registry.ts `installRegistry`), where the client page
+     * registers each new account's custody address under its fid.
+     */
+    rpcUrl: string
     /** How long a channel lives from its creation. Default 5 minutes. */
     channelTtlMs?: number
   }
@@ -122,7 +129,7 @@ function createChannels(ttlMs: number) {
 }
 
 type Channels = ReturnType<typeof createChannels>
-type Context = { origin: string | undefined; authKey: string; channels: Channels }
+type Context = { origin: string | undefined; authKey: string; channels: Channels; accounts: Client.Accounts }
 
 async function route(context: Context, req: IncomingMessage, res: ServerResponse) {
   try {
@@ -155,6 +162,7 @@ function clientContext(context: Context, origin: string): Client.Context {
   return {
     origin,
     authKey: context.authKey,
+    accounts: context.accounts,
     request(token) {
       const channel = context.channels.read(token)
       return channel && { state: channel.completion ? 'completed' : 'pending', nonce: channel.nonce, signatureParams: channel.signatureParams }
@@ -201,15 +209,15 @@ function status({ channels }: Context, req: IncomingMessage): { status: number; 
   return { status: channel.completion ? 200 : 202, json: answer(channel) }
 }
 
-function authenticate({ authKey, channels }: Context, req: IncomingMessage, body: Body): StatusAPIResponse {
+function authenticate({ authKey, channels, accounts }: Context, req: IncomingMessage, body: Body): StatusAPIResponse {
   const key = header(req, 'x-farcaster-auth-relay-key') ?? header(req, 'x-farcaster-connect-auth-key')
   if (key === undefined || !sameSecret(key, authKey)) throw new HttpError(401, 'Unauthorized')
   const channel = channels.read(bearer(req))
   if (!channel) throw new HttpError(401, 'Unauthorized')
   const posted = authenticateRequest(body)
   if (channel.completion) throw new HttpError(409, 'This channel is already completed')
-  // The real relay asks a hub for the fid's custody and verified addresses; here the test users are the hub.
-  const user = Client.findUser(posted.fid)
+  // The real relay asks a hub for the fid's custody and verified addresses; here the client's accounts are the hub.
+  const user = accounts.find(posted.fid)
   if (!user) throw new HttpError(400, `fid ${posted.fid} is not a devnet Farcaster user`)
   channel.completion = { ...posted, custody: user.custody, verifications: [] }
   return answer(channel)

@@ -3,10 +3,8 @@
  * interface parts (spec §1), the feature that must be on. Feature views are lazy chunks, fetched only
  * when rendered, which only happens when their feature is on.
  */
-import { ui } from '@doorway/shared/Texts'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { type ComponentType, lazy } from 'react'
-import { Placeholder } from '../components/Placeholder.js'
 import type { Route, RouteOf } from '../core/routes.js'
 import { Connect, loadEmailLogin } from './Connect/Connect.js'
 
@@ -14,8 +12,6 @@ type Definition<V extends Route['view']> = {
   component: ComponentType<{ route: RouteOf<V> }>
   feature?: keyof Pick<Protocol.Features, 'send' | 'receive' | 'swaps' | 'onramp'>
 }
-
-const later = (text: string) => () => <Placeholder>{text}</Placeholder>
 
 // Only Connect is in the first chunk: it is drawn ahead while the modal is closed (issue 14). The
 // views a click or a connection leads to load then; Account's chunk carries its Tokens tab.
@@ -75,7 +71,7 @@ export const views: { [V in Route['view']]: Definition<V> } = {
   // Sign-in (issue 13): one view for both shapes, a chunk loaded only when the dapp turned sign-in on.
   SIWXSignMessage: { component: lazy(loadSignInView) },
   ConnectingSiwe: { component: lazy(loadSignInView) },
-  ConnectingFarcaster: { component: later(ui.later.farcaster) },
+  ConnectingFarcaster: { component: lazy(() => import('./ConnectingFarcaster/ConnectingFarcaster.js')) },
   // Social sign-in (issue 24): reached only from Connect's social row, whose chunk it shares socialLogin.ts with.
   ConnectingSocial: { component: lazy(() => import('./ConnectingSocial/ConnectingSocial.js')) },
   UnsupportedChain: { component: UnsupportedChain },

@@ -530,7 +530,7 @@ describe('refusals (hostile test 9)', () => {
   })
 
   test.each([
-    ['/v1/social/start', { provider: 'myspace', host, attested: true }, 'Invalid provider: expected one of google, github, apple, facebook, x, discord'],
+    ['/v1/social/start', { provider: 'myspace', host, attested: true }, 'Invalid provider: expected one of google, github, apple, facebook, x, discord, farcaster'],
     ['/v1/social/start', { provider: 'google', host: 'localhost:5173', attested: true }, 'Invalid host: expected an http(s) origin'],
     ['/v1/social/start', { provider: 'google', host }, 'Invalid attested: expected true or false'],
     ['/v1/social/redeem', { flowId: 'flow' }, 'Invalid flowId: expected 32 lowercase hex digits'],

@@ -229,6 +229,24 @@ describe('Flow', () => {
     expect(Flow.redeeming(flow(status), now + later)).toEqual(verdict)
   })
 
+  test('behavior: /oauth/start refuses a Farcaster flow in any state: it has no page to go to', () => {
+    for (const status of ['started', 'authorizing']) expect(Flow.opening({ ...flow(status), provider: 'farcaster' }, now)).toBe('malformed')
+  })
+
+  const fid = { subject: '7', email: null, emailVerified: false, username: 'alice', avatar: null }
+  test.each([
+    ['a done Farcaster flow of this device', true, { provider: 'farcaster', profile: fid }, 0],
+    ['an OAuth account whose email is not verified', true, { profile: { ...fid, email: 'a@example.com' } }, 0],
+    ['an OAuth account with a verified email (its redeem signs in)', false, { profile: { ...fid, email: 'a@example.com', emailVerified: true } }, 0],
+    ["another device's flow", false, { provider: 'farcaster', profile: fid, deviceId: Ids.random() }, 0],
+    ['an expired flow', false, { provider: 'farcaster', profile: fid }, Constants.socialFlowTtlMs],
+    ['a flow with no answer yet', false, { provider: 'farcaster', status: 'authorizing' }, 0],
+    ['a redeemed flow', false, { provider: 'farcaster', profile: fid, status: 'redeemed' }, 0],
+  ] as const)('param: an email code links %s: %s', (_, linkable, change, later) => {
+    const done = { ...flow('done'), ...change } as SocialFlow
+    expect(Flow.linkable(done, 'deviceId' in change ? Ids.random() : done.deviceId, now + later)).toBe(linkable)
+  })
+
   test('behavior: a failed flow is refused with its reason, each time', () => {
     expect(Flow.redeeming({ ...flow('failed'), reason: 'unverifiedEmail' }, now)).toEqual({ status: 403, reason: 'unverifiedEmail', message: Flow.failures.unverifiedEmail('google') })
     expect(Flow.redeeming({ ...flow('failed'), provider: 'github', reason: 'denied' }, now)).toEqual({ status: 403, reason: 'denied', message: 'You did not allow the app to use your GitHub account' })

@@ -20,6 +20,8 @@ export declare namespace showEmail {
     send(email: string, signal: AbortSignal): Promise<void>
     /** Prefill: the email typed last in this page's life, or ''. */
     email: string
+    /** Why an email is asked, above the field (after a Farcaster sign-in, which gives none). */
+    note?: string
     /** Aborted by the caller (view left, modal closed): the screen is removed, the promise rejects with Aborted. */
     signal: AbortSignal
     window?: Window
@@ -42,7 +44,7 @@ type EmailForm = {
 /** Resolves once the code was mailed, with the normalized email; 'close' when the person pressed Escape. */
 export function showEmail(root: HTMLElement, options: showEmail.Options): Promise<{ email: string } | 'close'> {
   return mount<{ email: string } | 'close'>(root, options, { label: secureText.label, close: 'close' }, (shell) => {
-    const view: EmailForm = { shell, options, ...renderEmail(shell, options.email), sending: false, retry: false, until: 0 }
+    const view: EmailForm = { shell, options, ...renderEmail(shell, options.email, options.note), sending: false, retry: false, until: 0 }
     shell.listen(view.input, 'input', () => redrawEmail(view))
     shell.listen(view.submit.form!, 'submit', (event) => {
       event.preventDefault()
@@ -53,16 +55,21 @@ export function showEmail(root: HTMLElement, options: showEmail.Options): Promis
   })
 }
 
-function renderEmail(shell: Shell<unknown>, email: string) {
+function renderEmail(shell: Shell<unknown>, email: string, note?: string) {
   const { doc } = shell
   const form = element(doc, 'form', 'login-form')
   form.noValidate = true
+  if (note) {
+    const intro = element(doc, 'p', 'login-note', note)
+    intro.id = `${shell.id}-note`
+    form.append(intro)
+  }
   const field = element(doc, 'div', 'login-field')
   const label = element(doc, 'label', 'login-label', secureText.label)
   const input = element(doc, 'input', 'login-input')
   input.id = label.htmlFor = `${shell.id}-email`
   Object.assign(input, { type: 'email', inputMode: 'email', autocomplete: 'email', spellcheck: false, placeholder: secureText.placeholder, value: email })
-  input.setAttribute('aria-describedby', shell.status.id)
+  input.setAttribute('aria-describedby', note ? `${shell.id}-note ${shell.status.id}` : shell.status.id)
   const submit = button(doc, 'login-primary', secureText.submit)
   submit.type = 'submit'
   field.append(label, input)

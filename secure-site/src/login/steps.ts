@@ -7,6 +7,7 @@
  */
 import * as Constants from '@doorway/shared/Constants'
 import { secureText } from '@doorway/shared/texts/email'
+import { secureSocialText } from '@doorway/shared/texts/social'
 import * as Wallet from '../wallet/Wallet.js'
 import * as Login from './Login.js'
 
@@ -21,7 +22,9 @@ export function steps(wallet: Wallet.Wallet, root: HTMLElement) {
     /** The email form until a code is mailed, naming `origin` (the host as attested, or reported). */
     async email(origin: { host: string; attested: boolean }, signal: AbortSignal) {
       const send = (email: string, request: AbortSignal) => Wallet.connectEmail(wallet, email, origin, request)
-      const outcome = await Login.showEmail(root, { email: typedEmail, send, signal }).catch(giveUp(signal))
+      // After a Farcaster sign-in that is no one's yet: the email this adds links it (Wallet.redeemSocial's ADD_EMAIL).
+      const note = wallet.link && secureSocialText.addEmail
+      const outcome = await Login.showEmail(root, { email: typedEmail, send, signal, ...(note && { note }) }).catch(giveUp(signal))
       if (outcome === 'close') return { action: 'close' as const }
       typedEmail = outcome.email
       codeSentAt = Date.now()

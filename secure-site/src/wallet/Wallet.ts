@@ -68,6 +68,11 @@ export type Wallet = {
   challenge: { id: string; email: string; host: string; attested: boolean } | undefined
   /** A social sign-in started by startSocial, until redeemSocial redeems it or cancelSocial ends it; the host as the flow named it. */
   social: { flowId: string; host: string; attested: boolean } | undefined
+  /**
+   * A Farcaster sign-in the server could not link to anyone (Farcaster gives no email, and every wallet needs
+   * one): the next verified code links it (ADD_EMAIL), and its name and picture are the session's.
+   */
+  link: { flowId: string; profile: Profile } | undefined
   /** A verified code or social sign-in for an existing wallet, until the person approves this device (VERIFY_DEVICE). */
   approval: { user: Verified['user']; email: string; host: string; attested: boolean; profile: Profile } | undefined
   /** The export code sent by exportCode, until exportSecret uses it. */
@@ -77,7 +82,7 @@ export type Wallet = {
 type Unlocked = { account: LocalAccount; solana: Solana.Key; email: string; timer: ReturnType<typeof setTimeout> }
 
 export function create(options: Options): Wallet {
-  const wallet: Omit<Wallet, 'server'> = { options, device: undefined, unlocked: undefined, challenge: undefined, social: undefined, approval: undefined, exportChallenge: undefined }
+  const wallet: Omit<Wallet, 'server'> = { options, device: undefined, unlocked: undefined, challenge: undefined, social: undefined, link: undefined, approval: undefined, exportChallenge: undefined }
   const server = Server.client({ base: options.base, device: () => wallet.device!, ...(options.fetch && { fetch: options.fetch }) })
   return Object.assign(wallet, { server })
 }
@@ -139,16 +144,18 @@ type Verified = Contract.Result<Server.Route<'POST /v1/email/verify'>>
 export async function connectOtp(wallet: Wallet, code: string, signal?: AbortSignal): Promise<Account | 'VERIFY_DEVICE'> {
   const { challenge } = wallet
   if (!challenge) throw new Refusal(secureText.expired, 'expired')
+  const { link } = wallet
   let verified: Verified
   try {
-    verified = await call(wallet, 'POST /v1/email/verify', { challengeId: challenge.id, code }, signal)
+    verified = await call(wallet, 'POST /v1/email/verify', { challengeId: challenge.id, code, ...(link && { link: link.flowId }) }, signal)
   } catch (error) {
     throw toDoorwayError(error)
   }
   wallet.challenge = undefined
+  wallet.link = undefined
   // The server's user must be the email the person typed (normalized as the server does).
   if (verified.user.email !== Email.normalize(challenge.email)) throw tampered(wallet)
-  return signedIn(wallet, verified, challenge, signal)
+  return signedIn(wallet, verified, challenge, signal, link?.profile)
 }
 
 /**
@@ -182,12 +189,13 @@ async function signedIn(
  */
 export async function startSocial(
   wallet: Wallet,
-  provider: Constants.SocialProvider,
+  provider: Provider,
   origin: { host: string; attested: boolean },
   signal?: AbortSignal,
   redirect = false,
 ): Promise<string> {
   wallet.approval = undefined
+  wallet.link = undefined
   const { store } = wallet.options
   await store.delete(redirectKey)
   // A browser that denies this frame its storage forgets the device with the page: the page that comes back could not finish.
@@ -199,7 +207,7 @@ export async function startSocial(
     throw socialError(error)
   }
   wallet.social = { flowId: started.flowId, ...origin }
-  if (started.url !== new URL(`/oauth/start?flow=${started.flowId}`, wallet.options.base).href) {
+  if (!(provider === 'farcaster' ? farcasterUri(started.url) : started.url === new URL(`/oauth/start?flow=${started.flowId}`, wallet.options.base).href)) {
     await cancelSocial(wallet)
     throw new Errors.DoorwayError(secureSocialText.unsafeStart)
   }
@@ -213,8 +221,22 @@ export async function startSocial(
   return started.url
 }
 
+/**
+ * Farcaster's connect URI, which the modal shows as a QR code and a link for the person's Farcaster app:
+ * the relay's https page carrying the channel (http only on loopback, the devnet's).
+ */
+function farcasterUri(value: string): boolean {
+  if (value.length > 2_000 || !URL.canParse(value)) return false
+  const url = new URL(value)
+  const loopback = url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
+  return (url.protocol === 'https:' || loopback) && !url.username && !url.password && url.searchParams.has('channelToken')
+}
+
+/** The six OAuth providers, and Farcaster (Sign In With Farcaster: a QR or app link instead of a window). */
+type Provider = Constants.SocialProvider | 'farcaster'
+
 /** A redirect flow, kept on this device while the top window is at the provider (one at a time). */
-type Redirected = NonNullable<Wallet['social']> & { provider: Constants.SocialProvider; expiresAt: number }
+type Redirected = NonNullable<Wallet['social']> & { provider: Provider; expiresAt: number }
 const redirectKey = 'socialRedirect'
 
 /**
@@ -222,7 +244,7 @@ const redirectKey = 'socialRedirect'
  * redeemSocial waits on, once; its provider, for the view. A flow this device did not start, or one that
  * expired, is refused here: another page's link cannot make this device redeem it.
  */
-export async function resumeSocial(wallet: Wallet, flowId: string): Promise<Constants.SocialProvider> {
+export async function resumeSocial(wallet: Wallet, flowId: string): Promise<Provider> {
   const kept = await wallet.options.store.get<Redirected>(redirectKey)
   await wallet.options.store.delete(redirectKey)
   if (!kept || kept.flowId !== flowId || kept.expiresAt <= Date.now()) throw new Refusal(secureSocialText.noFlow, 'expired')
@@ -237,7 +259,7 @@ export async function resumeSocial(wallet: Wallet, flowId: string): Promise<Cons
  * `'pending'`, or, once the provider answered, what a verified code gives: the new wallet created here,
  * or VERIFY_DEVICE for an existing wallet. A flow is redeemed once.
  */
-export async function redeemSocial(wallet: Wallet, signal?: AbortSignal): Promise<Account | 'VERIFY_DEVICE' | 'pending'> {
+export async function redeemSocial(wallet: Wallet, signal?: AbortSignal): Promise<Account | 'VERIFY_DEVICE' | 'ADD_EMAIL' | 'pending'> {
   const { social } = wallet
   if (!social) throw new Refusal(secureSocialText.noFlow, 'expired')
   let answer: Contract.Result<Server.Route<'POST /v1/social/redeem'>>
@@ -250,6 +272,11 @@ export async function redeemSocial(wallet: Wallet, signal?: AbortSignal): Promis
   }
   if (answer.state === 'pending') return 'pending'
   wallet.social = undefined
+  // Farcaster proved an account that is no one's yet: the email the person adds next is its wallet's (docs/embedded-wallet.md §5).
+  if (answer.state === 'needsEmail') {
+    wallet.link = { flowId: social.flowId, profile: profileOf(answer) }
+    return 'ADD_EMAIL'
+  }
   return signedIn(wallet, answer, social, signal, profileOf(answer))
 }
 
@@ -265,6 +292,7 @@ function profileOf({ username, avatar }: { username?: string | null; avatar?: st
 export async function cancelSocial(wallet: Wallet, signal?: AbortSignal): Promise<void> {
   const { social } = wallet
   wallet.social = undefined
+  wallet.link = undefined
   await wallet.options.store.delete(redirectKey)
   if (social) await call(wallet, 'POST /v1/social/cancel', { flowId: social.flowId }, signal).catch(() => {})
 }

@@ -110,3 +110,26 @@ describe('answers', () => {
     expect(session(answer(extra))).toBe(false)
   })
 })
+
+describe('social answers', () => {
+  const flowId = 'ab'.repeat(16)
+  const start = SecureSite.answers['POST /v1/social/start']
+  const redeem = SecureSite.answers['POST /v1/social/redeem']
+
+  test.each([
+    ['this origin\'s /oauth/start', `https://secure.doorway.example/oauth/start?flow=${flowId}`, true],
+    ["Farcaster's connect URI", 'https://farcaster.xyz/~/siwf?channelToken=abc', true],
+    ["the devnet relay's connect URI", 'http://127.0.0.1:8800/client?channelToken=abc', true],
+    ['a javascript: link', 'javascript:alert(1)', false],
+    ['a link over 2000 characters', `https://farcaster.xyz/${'a'.repeat(2_000)}`, false],
+  ])("param: POST /v1/social/start's url may be %s: %s", (_, url, valid) => {
+    expect(start({ flowId, url, expiresAt: 1 })).toBe(valid)
+  })
+
+  test('behavior: POST /v1/social/redeem may answer needsEmail with the name and picture, or null for each', () => {
+    expect(redeem({ state: 'needsEmail', username: 'alice', avatar: 'https://i.example/a.png' })).toBe(true)
+    expect(redeem({ state: 'needsEmail', username: null, avatar: null })).toBe(true)
+    expect(redeem({ state: 'needsEmail', username: '', avatar: null })).toBe(false)
+    expect(redeem({ state: 'needsEmail' })).toBe(false)
+  })
+})

@@ -68,6 +68,8 @@ const avatar = /* @__PURE__ */ S.string({ max: 500, pattern: /^https?:\/\// })
 /** A live session's user: a social sign-in's session has the provider's name and picture too, when it gave them; older servers send neither. */
 const sessionUser = /* @__PURE__ */ S.object({ id, email: S.string({ max: 254 }), username: S.optional(username), avatar: S.optional(avatar) })
 const challenge = /* @__PURE__ */ S.object({ challengeId: id, expiresAt: time })
+/** Farcaster's connect URI (its relay's page for the channel): https, or http on loopback for the devnet; it fits a QR code. */
+const connectUri = /* @__PURE__ */ S.string({ max: 2_000, pattern: /^https?:\/\/[^\s]+$/ })
 const evmAddress = /* @__PURE__ */ S.string({ pattern: /^0x[0-9a-fA-F]{40}$/ })
 const sealed = /* @__PURE__ */ base64url(sealedShareBytes)
 const signature = /* @__PURE__ */ base64url(signatureBytes)
@@ -113,11 +115,14 @@ export const answers = {
   // create: a new user makes the wallet here; approve: an existing wallet waits for the person's approval of this device.
   'POST /v1/email/verify': S.object({ user, next: S.oneOf(['create', 'approve']) }),
   // R1 sealed to the device's seal key by the server, R2 re-sealed to it by the vault, with the vault's statements.
-  // issue 24: a social sign-in's flow, bound to this device; `url` is this origin's /oauth/start?flow=, where the popup goes.
-  'POST /v1/social/start': S.object({ flowId: id, url: S.string({ max: 300, pattern: /^https?:\/\/[^\s]+\/oauth\/start\?flow=[0-9a-f]{32}$/ }), expiresAt: time }),
+  // issue 24: a social sign-in's flow, bound to this device. `url` is this origin's /oauth/start?flow=, where the popup
+  // goes; for farcaster, the relay's connect URI, which the modal shows as a QR code (the client checks which it expects).
+  'POST /v1/social/start': S.object({ flowId: id, url: S.union(S.string({ max: 300, pattern: /^https?:\/\/[^\s]+\/oauth\/start\?flow=[0-9a-f]{32}$/ }), connectUri), expiresAt: time }),
   // pending while the person is at the provider (the server held the request up to `socialPollMs`, 5 s); done as email/verify answers.
+  // needsEmail: a Farcaster account linked to no one (Farcaster gives no email): the flow waits for the email code that links it.
   'POST /v1/social/redeem': S.union(
     S.object({ state: S.literal('pending') }),
+    S.object({ state: S.literal('needsEmail'), username: S.union(username, S.literal(null)), avatar: S.union(avatar, S.literal(null)) }),
     S.object({
       state: S.literal('done'),
       user,
@@ -150,10 +155,14 @@ export const answers = {
 
 // ---- fields -------------------------------------------------------------------------------------------
 
+/** What a social flow signs in with: the six OAuth providers, and Farcaster (docs/embedded-wallet.md §5). */
+export type FlowProvider = Constants.SocialProvider | 'farcaster'
+
 /** What each body field is checked with, and the 400 it answers: the routes' and POST /v1/export's handler's. */
 export const fields = /* @__PURE__ */ declareFields()
 
 function declareFields() {
+  const flowProviders = [...Constants.socialProviders, 'farcaster'] as const
   return {
     id: (name: string) => Contract.field(id, `Invalid ${name}: expected 32 lowercase hex digits`),
     // Any length: Email.normalize trims before it bounds.
@@ -161,8 +170,8 @@ function declareFields() {
     code: Contract.field(S.string({ pattern: new RegExp(`^\\d{${codeDigits}}$`) }), `Invalid code: expected ${codeDigits} digits`),
     /** The dapp's origin, as the mail shows it: http(s), nothing after the port, at most 200 characters. */
     host: Contract.field(S.refine(S.string({ max: 200 }), isOrigin, { format: 'uri', description: 'An http(s) origin' }), 'Invalid host: expected an http(s) origin'),
-    /** spec §5: a social provider is one of google, github, apple, facebook, x, discord. */
-    provider: Contract.field(S.oneOf(Constants.socialProviders), `Invalid provider: expected one of ${Constants.socialProviders.join(', ')}`),
+    /** spec §5: a social provider is one of google, github, apple, facebook, x, discord; or farcaster (Sign In With Farcaster). */
+    provider: Contract.field(S.oneOf(flowProviders), `Invalid provider: expected one of ${flowProviders.join(', ')}`),
     address: Contract.field(evmAddress, 'Invalid address: expected a 0x-prefixed 40-hex-digit address'),
     attested: Contract.field(S.boolean, 'Invalid attested: expected true or false'),
     /** As `attested`, for the routes whose mail may name the host: absent, the host is marked reported. */
@@ -214,8 +223,8 @@ function signInRoutes() {
     emailVerify: Contract.route({
       method: 'POST',
       path: '/v1/email/verify',
-      summary: `${signed}verifies the code: the user, and whether this device creates the wallet or waits for the person's approval (the vault mails the link)`,
-      body: { challengeId: fields.id('challengeId'), code: fields.code },
+      summary: `${signed}verifies the code: the user, and whether this device creates the wallet or waits for the person's approval (the vault mails the link); \`link\`, this device's Farcaster flow that answered needsEmail, links that account to the email's user`,
+      body: { challengeId: fields.id('challengeId'), code: fields.code, link: Contract.field(S.optional(id), 'Invalid link: expected 32 lowercase hex digits') },
       result: answers['POST /v1/email/verify'],
       errors: [400, 401, 404, 413, 429, 503],
     }),
@@ -275,16 +284,16 @@ function socialRoutes() {
     socialStart: Contract.route({
       method: 'POST',
       path: '/v1/social/start',
-      summary: `${signed}starts a social sign-in with the provider, bound to this device: the popup opens \`url\` (GET /oauth/start), which sends it to the provider with PKCE, state and nonce`,
+      summary: `${signed}starts a social sign-in with the provider, bound to this device: the popup opens \`url\` (GET /oauth/start), which sends it to the provider with PKCE, state and nonce; for farcaster, \`url\` is the relay's connect URI (502, 503: the relay refused or did not answer)`,
       body: { provider: fields.provider, host: fields.host, attested: fields.attested },
       result: answers['POST /v1/social/start'],
       status: 201,
-      errors: [400, 401, 404, 413, 429],
+      errors: [400, 401, 404, 410, 413, 429, 502, 503],
     }),
     socialRedeem: Contract.route({
       method: 'POST',
       path: '/v1/social/redeem',
-      summary: `${signed}by the device that started the flow: pending while the person is at the provider, then the user and whether this device creates the wallet or waits for the person's approval; a flow is redeemed once`,
+      summary: `${signed}by the device that started the flow: pending while the person is at the provider, then the user and whether this device creates the wallet or waits for the person's approval; a flow is redeemed once; needsEmail for a Farcaster account linked to no one`,
       body: { flowId: fields.id('flowId') },
       result: answers['POST /v1/social/redeem'],
       errors: [400, 401, 403, 404, 409, 410, 413, 429, 503],

@@ -11,6 +11,8 @@ export const secureSocialText = {
   /** The server answered a popup address other than this origin's own start page: the popup is not sent there. */
   unsafeStart: 'The sign-in could not be started safely. Try again in a moment.',
   noFlow: 'This sign-in expired or was cancelled: start again',
+  /** After a Farcaster sign-in that is no one's yet: Farcaster gives no email, and the wallet's new devices are approved by mail. */
+  addEmail: 'Farcaster signed you in, but it shares no email. Add yours: it approves this wallet on your other devices.',
   /** Redirect mode in a browser that keeps nothing for the wallet: the page that comes back could not finish. */
   noStorage: 'This browser does not let the wallet finish a sign-in after leaving the page. Open the page in your browser, or continue with email.',
 } as const
@@ -32,4 +34,17 @@ export const socialText = {
   redirectRefused: 'This page could not go to {provider}. Try again, or continue with email.',
   redirectInvalid: 'This sign-in link is not valid. Go back to the app and start again.',
   leaving: 'Taking you to the sign-in…',
+} as const
+
+/** ConnectingFarcaster (spec §2): Sign In With Farcaster, by QR code on a desktop, by the app's link on a phone. */
+export const farcasterText = {
+  title: 'Sign in with Farcaster',
+  qr: 'QR code to sign in with Farcaster',
+  scan: 'Scan with your phone’s camera or the Farcaster app, then approve.',
+  approveHere: 'Open Farcaster and approve the sign-in.',
+  creating: 'Preparing the sign-in…',
+  open: 'Open Farcaster',
+  copyLink: 'Copy link',
+  copied: 'Link copied',
+  copyFailed: 'The link could not be copied',
 } as const

@@ -11,10 +11,12 @@ import { afterAll, afterEach, describe, expect, test, vi } from 'vitest'
 import { alertAtom } from '../../core/alerts.js'
 import { configAtom, hostOriginAtom } from '../../core/config.js'
 import { accountAtom } from '../../core/connection.js'
+import { openAtom } from '../../core/modal.js'
+import { toastAtom } from '../../core/toasts.js'
 import { historyAtom, resetAtom, routeAtom } from '../../core/router.js'
 import { loginAtom } from './emailLogin.js'
 import { secureStatusAtom } from './secure.js'
-import { chooseSocialAtom, closedPollMs, leaveSocialAtom, type Popup, retrySocialAtom, socialAtom, socialRow } from './socialLogin.js'
+import { chooseSocialAtom, closedPollMs, leaveSocialAtom, type Popup, resumeSocialAtom, retrySocialAtom, socialAtom, socialRow } from './socialLogin.js'
 
 // Storage (the stored connection) needs a cookie jar in Node, as in core/connection.test.ts.
 await vi.hoisted(async () => {
@@ -77,11 +79,11 @@ const pending = { state: 'pending' as const }
 
 describe('socialRow', () => {
   test.each([
-    [['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook'], 'google', ['x', 'discord', 'github'], ['apple', 'facebook']],
-    [['farcaster', 'github'], 'github', [], []],
+    [['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook'], 'google', ['x', 'discord', 'farcaster'], ['github', 'apple', 'facebook']],
+    [['farcaster', 'github'], 'farcaster', ['github'], []],
     [['apple', 'google', 'x'], 'apple', ['google', 'x'], []],
-    [['farcaster'], undefined, [], []],
-  ] as const)('behavior: %j → the wide %s, icons %j, behind More %j (farcaster is its own option)', (socials, first, icons, more) => {
+    [[], undefined, [], []],
+  ] as const)('behavior: %j → the wide %s, icons %j, behind More %j', (socials, first, icons, more) => {
     expect(socialRow(socials)).toEqual({ first, icons, more })
   })
 })
@@ -119,6 +121,44 @@ describe('social sign-in', () => {
     expect(store.get(loginAtom)).toMatchObject({ email: account.email, waiting: true })
     await vi.waitFor(() => expect(awaitDevice).toHaveBeenCalledOnce())
     expect(store.get(accountAtom)).toBeNull()
+  })
+
+  test('behavior: Farcaster opens no window: ConnectingFarcaster gets the connect URI for its QR code, and an account that is no one\'s goes on to add an email', async () => {
+    const connectUri = 'https://farcaster.xyz/~/siwf?channelToken=abc'
+    const { socialRedeem, answer } = redeems()
+    const { store, calls } = setup({ socialRedeem, socialStart: () => ({ url: connectUri }) })
+    const flow = store.set(chooseSocialAtom, { provider: 'farcaster', popup: 'qr' })
+    expect(store.get(routeAtom)).toEqual({ view: 'ConnectingFarcaster' })
+    await answer(1, pending)
+    expect(store.get(socialAtom)).toEqual({ provider: 'farcaster', phase: 'waiting', error: null, url: connectUri })
+    expect(calls.starts).toEqual([{ op: expect.any(String), provider: 'farcaster', host: 'http://localhost:5173' }])
+    await answer(2, { action: 'ADD_EMAIL' })
+    await flow
+    // In place of ConnectingFarcaster: back from the email step is Connect. Nothing is left to cancel.
+    expect(store.get(historyAtom)).toEqual([{ view: 'Connect' }, { view: 'EmailLogin' }])
+    expect(calls.cancels).toBe(0)
+  })
+
+  test('behavior: back from a redirect (result_uri), the modal opens on ConnectingSocial and redeems the kept flow', async () => {
+    const resumed: string[] = []
+    const { store } = setup({ socialResume: ({ flowId }: { flowId: string }) => (resumed.push(flowId), { provider: 'github' as const }), socialRedeem: () => ({ account }) })
+    const flowId = 'c'.repeat(32)
+    await store.set(resumeSocialAtom, flowId)
+    expect(resumed).toEqual([flowId])
+    await vi.waitFor(() => expect(store.get(accountAtom)).not.toBeNull())
+    expect(store.get(openAtom)).toBe(true)
+  })
+
+  test('error: back from a redirect the device did not keep: Connect, open, with the reason in a toast', async () => {
+    const { store } = setup({
+      socialResume: () => {
+        throw new Errors.DoorwayError('This sign-in expired or was cancelled: start again')
+      },
+    })
+    await store.set(resumeSocialAtom, 'c'.repeat(32))
+    expect(store.get(historyAtom)).toEqual([{ view: 'Connect' }])
+    expect(store.get(openAtom)).toBe(true)
+    expect(store.get(toastAtom).toast).toMatchObject({ message: 'This sign-in expired or was cancelled: start again', variant: 'error' })
   })
 
   test('behavior: the window closed while pending gets one more redeem; still pending, the flow is cancelled and the view says so', async () => {

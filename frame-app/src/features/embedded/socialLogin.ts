@@ -19,13 +19,14 @@ import { showToastAtom } from '../../core/toasts.js'
 import { configAtom, hostOriginAtom } from '../../core/config.js'
 import { hostAtom, notifyAtom } from '../../core/host.js'
 import { goBackAtom, intentAtom, openAtom } from '../../core/modal.js'
-import { popAtom, pushAtom, resetAtom, routeAtom } from '../../core/router.js'
+import { popAtom, pushAtom, replaceAtom, resetAtom, routeAtom } from '../../core/router.js'
 import { connectAtom, deviceStepAtom } from './emailLogin.js'
 import { requestTimeout, secureCall } from './embeddedSession.js'
 import { secureStatusAtom } from './secure.js'
 import * as Redirect from './socialRedirect.js'
 
-type Provider = Constants.SocialProvider
+/** The six OAuth providers and Farcaster (a QR code or app link instead of a window: ConnectingFarcaster). */
+type Provider = (typeof Protocol.socials)[number]
 
 /** The sign-in window, as much of a WindowProxy as the flow uses (a fake one in tests). */
 export type Popup = { readonly closed: boolean; close(): void; location: { href: string } }
@@ -43,19 +44,23 @@ export function openPopup(): Popup | null {
 /** How a click signs in here: a window, or (spec §7 social-redirect) the dapp's page itself, in an in-app browser or Telegram. */
 export const redirectModeAtom = atom((get) => Redirect.redirects(navigator.userAgent, !!get(configAtom)?.telegram))
 
-/** What a click hands the flow: the window it opened (null: blocked), or 'redirect' (no window: the page goes). */
-export type Way = Popup | null | 'redirect'
+/**
+ * What a click hands the flow: the window it opened (null: blocked), 'redirect' (no window: the page
+ * goes), or 'qr' (Farcaster: the person approves in their Farcaster app, from a QR code or a link).
+ */
+export type Way = Popup | null | 'redirect' | 'qr'
 
-/** Call synchronously in the click, as openPopup: the window, or 'redirect' in redirect mode. */
-export const wayOf = (redirect: boolean): Way => (redirect ? 'redirect' : openPopup())
+/** Call synchronously in the click, as openPopup: the window, or no window in redirect mode or for Farcaster. */
+export const wayOf = (provider: Provider, redirect: boolean): Way => (provider === 'farcaster' ? 'qr' : redirect ? 'redirect' : openPopup())
+
+/** The view a provider's flow shows. */
+const routeOf = (provider: Provider) => (provider === 'farcaster' ? ({ view: 'ConnectingFarcaster' } as const) : ({ view: 'ConnectingSocial', provider } as const))
 
 /**
- * Connect's social row: the OAuth providers of `features.socials` in their order (farcaster is a
- * connect option of its own), the first as a wide button, the next three as icon buttons, the rest
- * behind "More".
+ * Connect's social row: the providers of `features.socials` in their order, Farcaster among them, the
+ * first as a wide button, the next three as icon buttons, the rest behind "More".
  */
-export function socialRow(socials: readonly (typeof Protocol.socials)[number][]) {
-  const providers = socials.filter((p): p is Provider => (Constants.socialProviders as readonly string[]).includes(p))
+export function socialRow(providers: readonly Provider[]) {
   return { first: providers[0], icons: providers.slice(1, 4), more: providers.slice(4) }
 }
 
@@ -69,6 +74,8 @@ export type Social = {
   provider: Provider
   phase: 'waiting' | 'checking' | 'blocked' | 'closed' | 'failed' | 'redirecting' | 'returning'
   error: string | null
+  /** Farcaster: the connect URI its app opens (the QR code and the link), once the relay gave it. */
+  url?: string
 }
 export const socialAtom = atom<Social | null>(null)
 
@@ -82,7 +89,7 @@ const flowAtom = atom<Flow | null>(null)
 
 /** A provider chosen on Connect, with the window its click opened: the view shows the flow. */
 export const chooseSocialAtom = atom(null, (_get, set, { provider, popup }: { provider: Provider; popup: Way }) => {
-  set(pushAtom, { view: 'ConnectingSocial', provider })
+  set(pushAtom, routeOf(provider))
   return set(runAtom, provider, popup)
 })
 
@@ -90,6 +97,7 @@ export const chooseSocialAtom = atom(null, (_get, set, { provider, popup }: { pr
 export const retrySocialAtom = atom(null, (get, set, popup: Way) => {
   const route = get(routeAtom)
   if (route.view === 'ConnectingSocial') return set(runAtom, route.provider, popup)
+  if (route.view === 'ConnectingFarcaster') return set(runAtom, 'farcaster', popup)
 })
 
 /** The view went away (back, close, another view): the flow ends here, in the secure-site and at the server; the window closes. */
@@ -108,7 +116,7 @@ export const cancelSocialAtom = atom(null, (_get, set) => {
 
 const runAtom = atom(null, async (get, set, provider: Provider, way: Way) => {
   const previous = get(flowAtom)
-  const popup = way === 'redirect' ? null : way
+  const popup = way === 'redirect' || way === 'qr' ? null : way
   if (previous) end(get, previous, popup)
   const flow = newFlow(popup)
   set(flowAtom, flow)
@@ -131,13 +139,16 @@ const runAtom = atom(null, async (get, set, provider: Provider, way: Way) => {
   }
   if (!current()) return
   // The popup goes only to the secure-site's own page (which the secure-site checked too): never where a frame bug or a server names.
-  if (new URL(url).origin !== secureOrigin(get)) return fail(get, set, flow, secureSocialText.unsafeStart)
+  if (way !== 'qr' && new URL(url).origin !== secureOrigin(get)) return fail(get, set, flow, secureSocialText.unsafeStart)
   if (way === 'redirect') return leave(get, set, flow, provider, url)
-  way.location.href = url
+  // Farcaster: the relay's connect URI (the secure-site checked it is one), for the person's Farcaster app.
+  if (way === 'qr') set(socialAtom, { provider, phase: 'waiting', error: null, url })
+  else way.location.href = url
   return set(redeemAtom, flow, provider)
 })
 
-const isCurrent = (get: Getter, flow: Flow) => !flow.controller.signal.aborted && get(flowAtom) === flow && get(routeAtom).view === 'ConnectingSocial'
+const isCurrent = (get: Getter, flow: Flow) =>
+  !flow.controller.signal.aborted && get(flowAtom) === flow && ['ConnectingSocial', 'ConnectingFarcaster'].includes(get(routeAtom).view)
 
 /**
  * Redirect mode: the SDK sends the dapp's page to this origin's redirect page and on to the flow's start
@@ -181,7 +192,7 @@ export const resumeSocialAtom = atom(null, async (get, set, flowId: string) => {
     return
   }
   if (get(flowAtom) !== flow) return
-  set(resetAtom, { view: 'ConnectingSocial', provider })
+  set(resetAtom, routeOf(provider))
   set(socialAtom, { provider, phase: 'returning', error: null })
   set(openAtom, true)
   set(notifyAtom, { type: 'show' })
@@ -216,6 +227,8 @@ const redeemAtom = atom(null, async (get, set, flow: Flow, provider: Provider) =
       }
       if ('action' in answer) {
         done(get, set, flow)
+        // Farcaster proved an account that is no one's yet: the email the person adds next (in the secure-site's form) links it.
+        if (answer.action === 'ADD_EMAIL') return set(replaceAtom, { view: 'EmailLogin' })
         return set(deviceStepAtom, answer.email)
       }
       if (closedBefore) return fail(get, set, flow, null, 'closed')

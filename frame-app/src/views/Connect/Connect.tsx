@@ -24,14 +24,14 @@ export const embeddedNamespaces: readonly Caip.Namespace[] = ['eip155', 'solana'
 
 /**
  * The connect methods in `connectMethodsOrder` whose feature is on (spec §2; wallets are always on). The
- * social row holds the OAuth providers; Farcaster (ConnectingFarcaster) is not among them yet.
+ * social row holds the OAuth providers and Farcaster (ConnectingFarcaster).
  */
 export function methodsOf(features: Protocol.Features, namespace: Caip.Namespace = 'eip155', telegram = false): Protocol.Features['connectMethodsOrder'] {
   const order = features.connectMethodsOrder.includes('wallet')
     ? features.connectMethodsOrder
     : [...features.connectMethodsOrder, 'wallet' as const]
   const embedded = embeddedNamespaces.includes(namespace)
-  return order.filter((m) => m === 'wallet' || (embedded && (m === 'email' ? features.email : socialsOf(features, telegram).some((p) => p !== 'farcaster'))))
+  return order.filter((m) => m === 'wallet' || (embedded && (m === 'email' ? features.email : socialsOf(features, telegram).length > 0)))
 }
 
 /** The dapp's social providers as this device may offer them (spec §5: Telegram's web view filters them). */

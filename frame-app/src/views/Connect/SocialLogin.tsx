@@ -1,6 +1,5 @@
 // A lazy chunk: loaded only when features.socials lists providers (spec §1). Connect's social row
 // (issue 24): a click opens the sign-in window at once and shows ConnectingSocial (features/embedded/socialLogin.ts).
-import * as Constants from '@doorway/shared/Constants'
 import { format, ui } from '@doorway/shared/Texts'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { socialText } from '@doorway/shared/texts/social'
@@ -9,7 +8,7 @@ import { useId, useState } from 'react'
 import { chooseSocialAtom, redirectModeAtom, socialRow, wayOf } from '../../features/embedded/socialLogin.js'
 import './SocialLogin.css'
 
-type Provider = Constants.SocialProvider
+type Provider = (typeof Protocol.socials)[number]
 
 export default function SocialLogin({ providers }: { providers: readonly (typeof Protocol.socials)[number][] }) {
   const choose = useSetAtom(chooseSocialAtom)
@@ -20,7 +19,7 @@ export default function SocialLogin({ providers }: { providers: readonly (typeof
   if (!first) return null
   // The window opens here, synchronously in the click: an await before it would lose the click's activation.
   // In redirect mode (spec §7 social-redirect) no window opens: the page itself goes.
-  const pick = (provider: Provider) => () => void choose({ provider, popup: wayOf(redirect) })
+  const pick = (provider: Provider) => () => void choose({ provider, popup: wayOf(provider, redirect) })
   const name = (provider: Provider) => format(socialText.continueWith, { provider: ui.socials[provider] })
   return (
     <section aria-label={ui.connect.socials} className="stack">
@@ -75,6 +74,7 @@ const logos: Record<Provider | 'more', string> = {
   x: 'M4 4h4l12 16h-4zm15 0-6.2 7.1M11.2 12.9 5 20',
   discord: 'M8 7.5a12 12 0 0 1 8 0M8 7c-2 .5-3 1-3 1-2 3-2.5 6-2 9 1.5 1.2 3 1.8 4.5 2l1-2M16 7c2 .5 3 1 3 1 2 3 2.5 6 2 9-1.5 1.2-3 1.8-4.5 2l-1-2M7 16.5c3 1.5 7 1.5 10 0M9.5 12.5h.01m5 0h.01',
   facebook: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zm3-13h-1.5a2 2 0 0 0-2 2v11m-2-8h5',
+  farcaster: 'M4 4h16M6 4v16m12-16v16M9 20v-5a3 3 0 0 1 6 0v5',
   more: 'M6 12h.01M12 12h.01M18 12h.01',
 }
 

@@ -26,7 +26,7 @@ export default function ConnectingSocial({ route }: { route: RouteOf<'Connecting
   const problem = phase === 'blocked' ? socialText.blocked : phase === 'closed' ? socialText.closed : social?.error
   // The window opens here, synchronously in the click, as on Connect (or, in redirect mode, the page goes).
   const redirect = useAtomValue(redirectModeAtom)
-  const again = () => void retry(wayOf(redirect))
+  const again = () => void retry(wayOf(route.provider, redirect))
 
   return (
     <section className="stack center social-step" aria-labelledby={headingId}>

@@ -1,17 +1,19 @@
 /**
  * A social sign-in's life (docs/embedded-wallet.md §5, API.md Social sign-in), bound to the device that
- * started it: started → authorizing (the popup went to the provider) → verifying (the one callback that
- * took it checks the answer) → done or failed → redeemed by that device, once. Cancelled by the device or
- * by its next start; expired after `socialFlowTtlMs`. The decisions here are pure; storage makes each
- * step atomic. `import * as Flow from './Flow.js'`.
+ * started it: started → authorizing (the popup went to the provider; Farcaster: its relay channel is open)
+ * → verifying (the one callback that took it checks the answer; Farcaster: the one redeem that read the
+ * relay's) → done or failed → redeemed by that device, once: by its redeem, or, for an account that gave no
+ * verified email (Farcaster's), by the email code that links it. Cancelled by the device or by its next
+ * start; expired after `socialFlowTtlMs`. The decisions here are pure; storage makes each step atomic.
+ * `import * as Flow from './Flow.js'`.
  */
 import * as Constants from '@doorway/shared/Constants'
 import * as oauth from 'oauth4webapi'
-import type { SocialFlow } from '../storage/Storage.js'
+import type { SocialFlow, SocialProfile } from '../storage/Storage.js'
 import * as Social from './providers.js'
 
 /** A new flow: its own random `state` and `nonce` (256 bits each, apart from the id the device holds) and a PKCE verifier. */
-export function create(options: { id: string; deviceId: string; provider: Social.Provider; host: string; attested: boolean; now: number }): SocialFlow {
+export function create(options: { id: string; deviceId: string; provider: Social.FlowProvider; host: string; attested: boolean; now: number }): SocialFlow {
   const { now, ...rest } = options
   return {
     ...rest,
@@ -38,9 +40,13 @@ export const waiting = (flow: SocialFlow, now: number) => ['started', 'authorizi
 /** Why a page at /oauth/start or /oauth/callback refuses, as pages.ts words it. */
 export type PageRefusal = 'malformed' | 'unknown' | 'off' | 'opened' | 'notOpened' | 'used' | 'expired'
 
-/** GET /oauth/start: only a started, live flow goes to the provider; opening it again does not restart it. */
+/**
+ * GET /oauth/start: only a started, live flow goes to the provider; opening it again does not restart it.
+ * A Farcaster flow has no page to go to: the person's Farcaster app answers on the relay.
+ */
 export function opening(flow: SocialFlow | undefined, now: number): 'go' | PageRefusal {
   if (!flow) return 'unknown'
+  if (flow.provider === 'farcaster') return 'malformed'
   if (flow.status === 'cancelled' || (expired(flow, now) && flow.status !== 'redeemed')) return 'expired'
   if (flow.status === 'started') return 'go'
   return flow.status === 'authorizing' ? 'opened' : 'used'
@@ -75,9 +81,9 @@ export type Refusal = { status: 403 | 404 | 409 | 410; message: string; reason: 
 
 /** Why a flow failed, as the device hears it (the flow keeps the reason, so each redeem says the same). */
 export const failures = {
-  denied: (provider: Social.Provider) => `You did not allow the app to use your ${Social.name(provider)} account`,
-  invalid: (provider: Social.Provider) => `${Social.name(provider)}'s answer could not be checked: try again`,
-  unverifiedEmail: (provider: Social.Provider) => `${Social.name(provider)} has not verified an email for this account. Verify one there, or continue with email.`,
+  denied: (provider: Social.FlowProvider) => `You did not allow the app to use your ${Social.name(provider)} account`,
+  invalid: (provider: Social.FlowProvider) => `${Social.name(provider)}'s answer could not be checked: try again`,
+  unverifiedEmail: (provider: Social.FlowProvider) => `${Social.name(provider)} has not verified an email for this account. Verify one there, or continue with email.`,
 } as const
 
 export type Failure = keyof typeof failures
@@ -98,6 +104,15 @@ export function redeeming(flow: SocialFlow, now: number): 'wait' | 'done' | Refu
   }
   if (flow.status === 'cancelled' || expired(flow, now)) return refusals.expired
   return flow.status === 'done' ? 'done' : 'wait'
+}
+
+/**
+ * POST /v1/email/verify's `link`: this device's flow, done and live, whose account gave no verified email
+ * (Farcaster's never does): the email the code just proved becomes that account's (docs/embedded-wallet.md §5).
+ */
+export function linkable(flow: SocialFlow | undefined, deviceId: string, now: number): flow is SocialFlow & { profile: SocialProfile } {
+  if (!flow?.profile || flow.deviceId !== deviceId || flow.status !== 'done' || expired(flow, now)) return false
+  return !(flow.profile.emailVerified && flow.profile.email)
 }
 
 /**
@@ -133,7 +148,7 @@ export function notifier() {
 
 export type Notifier = ReturnType<typeof notifier>
 
-/** How often a waiting redeem reads its flow again: another instance may have taken the callback. */
+/** How often a waiting redeem reads its flow again (another instance may have taken the callback), and looks at a Farcaster relay. */
 export const recheckMs = 1_000
 
 /**

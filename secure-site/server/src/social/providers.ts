@@ -5,9 +5,14 @@
  * `import * as Social from './social/providers.js'`.
  */
 import { type SocialProvider, socialProviders } from '@doorway/shared/Constants'
+import type * as SecureSite from '@doorway/shared/contracts/secureSite'
 import * as Texts from '@doorway/shared/Texts'
+import * as Farcaster from './farcaster.js'
 
+/** The six OAuth providers, each a client configured here. */
 export type Provider = SocialProvider
+/** What a flow signs in with: an OAuth provider, or Farcaster (its relay, farcaster.ts). */
+export type FlowProvider = SecureSite.FlowProvider
 
 /**
  * One provider's client. `oidc` faces sign in with an ID token (google, apple), `oauth2` faces with a
@@ -40,6 +45,8 @@ export type Config = {
   /** The secure origin (e.g. http://127.0.0.1:5175): the popup opens `/oauth/start` there, and providers answer at `/oauth/callback`. */
   callbackOrigin: string
   providers: Partial<Record<Provider, ProviderConfig>>
+  /** Sign In With Farcaster (farcaster.ts): its relay and the RPC that reads the ID registry; none without it. */
+  farcaster?: Farcaster.FarcasterConfig
   /** How long a redeem waits for the provider's answer before it says pending; `socialPollMs` unless a test says. */
   pollMs?: number
   /** How long a request to a provider (token, user-info) may take; 10 s unless a test says. */
@@ -49,7 +56,7 @@ export type Config = {
 export const providers = socialProviders
 
 /** The provider's name as the person knows it. */
-export const name = (provider: Provider): string => Texts.ui.socials[provider]
+export const name = (provider: FlowProvider): string => Texts.ui.socials[provider]
 
 export const redirectUri = (config: Pick<Config, 'callbackOrigin'>) => `${config.callbackOrigin}/oauth/callback`
 export const startUrl = (config: Pick<Config, 'callbackOrigin'>, flowId: string) => `${config.callbackOrigin}/oauth/start?flow=${flowId}`
@@ -149,7 +156,8 @@ export const devnetClient = (provider: Provider) => ({ clientId: `doorway-${prov
  * The configuration from the environment (API.md Social sign-in): DOORWAY_SOCIAL_<P>_CLIENT_ID and
  * _CLIENT_SECRET turn provider P on; _ISSUER, _AUTHORIZATION_URL, _TOKEN_URL, _USERINFO_URL and _EMAILS_URL
  * move its endpoints; DOORWAY_SOCIAL_DEVNET=<origin> turns all six on against the devnet stand-in;
- * DOORWAY_SOCIAL_CALLBACK_ORIGIN is the secure origin (`defaultOrigin`). Undefined when none is on.
+ * DOORWAY_SOCIAL_CALLBACK_ORIGIN is the secure origin (`defaultOrigin`). DOORWAY_FARCASTER_* turn
+ * Farcaster on (farcaster.ts `fromEnv`), with or without the others. Undefined when none is on.
  */
 export function fromEnv(env: NodeJS.ProcessEnv, defaultOrigin: string): Config | undefined {
   const devnet = env.DOORWAY_SOCIAL_DEVNET ? devnetEndpoints(origin(env.DOORWAY_SOCIAL_DEVNET, 'DOORWAY_SOCIAL_DEVNET')) : undefined
@@ -174,9 +182,11 @@ export function fromEnv(env: NodeJS.ProcessEnv, defaultOrigin: string): Config |
       clientSecret: client.clientSecret,
     }
   }
-  if (Object.keys(configured).length === 0) return undefined
   const callbackOrigin = origin(env.DOORWAY_SOCIAL_CALLBACK_ORIGIN ?? defaultOrigin, 'DOORWAY_SOCIAL_CALLBACK_ORIGIN')
-  return { callbackOrigin, providers: configured }
+  // The SIWF domain is the secure origin's, as the callback's: what the person's Farcaster app shows as asking.
+  const farcaster = Farcaster.fromEnv(env, callbackOrigin)
+  if (Object.keys(configured).length === 0 && !farcaster) return undefined
+  return { callbackOrigin, providers: configured, ...(farcaster && { farcaster }) }
 }
 
 const origin = (value: string, variable: string) => http(value, variable).origin

@@ -4,7 +4,7 @@
  * already encrypted (A_i and R1 under KEK_A) or sealed (R2, to the vault): the storage never holds a
  * key, a share in clear or a code. `import * as Storage from './storage/Storage.js'`.
  */
-import type { SocialProvider } from '@doorway/shared/Constants'
+import type { FlowProvider } from '@doorway/shared/contracts/secureSite'
 import * as Pool from '@doorway/storage/Pool'
 import type * as Otp from '../Otp.js'
 
@@ -76,19 +76,20 @@ export type AuditEntry = {
 
 /**
  * Where a social sign-in is (social/Flow.ts, docs/embedded-wallet.md §5): `started` by the device,
- * `authorizing` once the popup went to the provider, `verifying` while the one callback that took it checks
- * the provider's answer, then `done` (a profile), `failed` (a reason), `cancelled`, or `redeemed` by the device.
+ * `authorizing` once the popup went to the provider (Farcaster: once its relay channel is open), `verifying`
+ * while the one callback (Farcaster: the one redeem) that took it checks the provider's answer, then `done`
+ * (a profile), `failed` (a reason), `cancelled`, or `redeemed` by the device.
  */
 export type SocialStatus = 'started' | 'authorizing' | 'verifying' | 'done' | 'failed' | 'cancelled' | 'redeemed'
 
-/** The person as the provider answered: its stable subject and what it says of their email, name and picture. */
+/** The person as the provider answered: its stable subject (Farcaster's: the fid) and what it says of their email, name and picture. */
 export type SocialProfile = { subject: string; email: string | null; emailVerified: boolean; username: string | null; avatar: string | null }
 
 /** A social sign-in, bound to the device that started it; its profile once the provider's answer was checked. */
 export type SocialFlow = {
   id: string
   deviceId: string
-  provider: SocialProvider
+  provider: FlowProvider
   /** The dapp's origin, as email/start's `host`, and whether the browser attested it. */
   host: string
   attested: boolean
@@ -112,7 +113,7 @@ export type SocialFlow = {
 }
 
 /** A provider's account waiting for the wallet owner's approval of the device before it becomes their identity. */
-export type PendingLink = { provider: SocialProvider; subject: string; userId: string; deviceId: string }
+export type PendingLink = { provider: FlowProvider; subject: string; userId: string; deviceId: string }
 
 export type Storage = {
   users: {
@@ -225,16 +226,16 @@ export type Storage = {
   }
   identities: {
     /** The user a provider's account signs in, if it is linked to one. */
-    userOf(provider: SocialProvider, subject: string): Promise<string | undefined>
+    userOf(provider: FlowProvider, subject: string): Promise<string | undefined>
     /** Links the account to the user; false when it is linked already (to whomever). */
-    link(options: { provider: SocialProvider; subject: string; userId: string; now: number }): Promise<boolean>
+    link(options: { provider: FlowProvider; subject: string; userId: string; now: number }): Promise<boolean>
     /** Keeps a link that waits for the wallet owner's approval of the device (routes/recovery.ts). */
     requestLink(link: PendingLink & { now: number }): Promise<void>
     /**
      * The device's pending links for the user, asked for after `since`, become identities, in one
      * transaction; every pending link of the device for the user is dropped. Answers the accounts linked.
      */
-    confirmLinks(options: { deviceId: string; userId: string; since: number; now: number }): Promise<{ provider: SocialProvider; subject: string }[]>
+    confirmLinks(options: { deviceId: string; userId: string; since: number; now: number }): Promise<{ provider: FlowProvider; subject: string }[]>
     /** The pending links of a device (tests, and what a person's support would look at). */
     pending(deviceId: string): Promise<PendingLink[]>
   }
