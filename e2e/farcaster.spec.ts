@@ -5,7 +5,7 @@
  * a second page that opens what the QR code says, as a phone's camera would; each test signs in as a new
  * Farcaster account, so runs never meet each other's wallets.
  */
-import type { Page } from '@playwright/test'
+import { devices, type Page } from '@playwright/test'
 import { recoverMessageAddress, type Hex } from 'viem'
 import { approve, approveFromMail, codeFor, demoAddress, enterCode, lastMailId, newEmail, secureFrame } from './embedded.js'
 import { expect, expectAccessible, loopbackOnly, modalFrame, ready, test } from './fixtures.js'
@@ -121,4 +121,31 @@ test('error: Cancel ends the sign-in: an approval that comes later connects noth
   await approveOnPhone(page, uri, { username: newUsername() })
   await expect(frame.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
   await expect(page.locator('#status')).toHaveText('disconnected')
+})
+
+test('behavior: on a phone (Pixel 7) there is no QR code to scan: "Open Farcaster" opens the app, which approves', async ({ browser }) => {
+  test.setTimeout(90_000)
+  const context = await browser.newContext(devices['Pixel 7'])
+  const outside = await loopbackOnly(context)
+  try {
+    const page = await context.newPage()
+    await ready(page)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    const frame = modalFrame(page)
+    await frame.getByRole('region', { name: 'Social login' }).getByRole('button', { name: 'Continue with Farcaster' }).click()
+    await expect(frame.getByRole('heading', { name: 'Sign in with Farcaster' })).toBeVisible()
+    await expect(frame.getByRole('img', { name: 'QR code to sign in with Farcaster' })).toHaveCount(0)
+    const app = page.waitForEvent('popup')
+    await frame.getByRole('button', { name: 'Open Farcaster' }).click()
+    const phone = await app
+    await phone.getByRole('textbox', { name: 'Username' }).fill(newUsername())
+    await phone.getByRole('button', { name: 'Sign in as a new account' }).click()
+    await expect(phone.getByText(/\(fid \d+\) signed in to/)).toBeVisible()
+    await phone.close()
+    await addEmail(page, newEmail())
+    await expect(frame.getByRole('dialog', { name: 'Account' })).toBeInViewport({ ratio: 1 })
+    expect(outside, 'requests to non-loopback hosts').toEqual([])
+  } finally {
+    await context.close()
+  }
 })

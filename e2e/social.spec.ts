@@ -219,8 +219,8 @@ test('behavior: in a mobile in-app browser (Pixel 7) the page itself goes to the
     await modalFrame(page).getByRole('region', { name: 'Social login' }).getByRole('button', { name: 'Continue with Google' }).click()
     // The dapp's own page is now at the provider, through the frame's redirect page and the secure-site.
     await signIn(page, 'google', email, { name: 'Ada Mobile' })
-    // Back at the dapp: the modal opens by itself and finishes the sign-in with the flow it kept.
-    await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeVisible()
+    // Back at the dapp: the modal opens by itself and finishes the sign-in with the flow it kept, on screen.
+    await expect(modalFrame(page).getByRole('dialog', { name: 'Account' })).toBeInViewport({ ratio: 1 })
     await expect(modalFrame(page).getByText(email)).toBeVisible()
     const back = new URL(page.url())
     expect({ path: back.pathname, search: back.search, hash: back.hash }).toEqual({ path: '/', search: '?shop=2', hash: '#top' })
