@@ -367,6 +367,37 @@ describe('social sign-in', () => {
     await expect(Wallet.resumeSocial(socialDevice(() => pending, store).wallet, flowId)).rejects.toMatchObject({ reason: 'expired' })
   })
 
+  test('behavior: Farcaster: the relay\'s connect URI is taken (no window goes there: the modal shows it); a new account answers ADD_EMAIL and the next code links it', async () => {
+    const email = newEmail()
+    const connect = `http://127.0.0.1:8796/client?channelToken=${'c'.repeat(32)}`
+    const { wallet, requests } = socialDevice((path) =>
+      path === '/v1/social/start' ? { status: 201, body: { flowId, url: connect, expiresAt: Date.now() + 600_000 } } : { status: 200, body: { state: 'needsEmail', username: 'ada', avatar: null } },
+    )
+    expect(await Wallet.startSocial(wallet, 'farcaster', origin)).toBe(connect)
+    expect(await Wallet.redeemSocial(wallet)).toBe('ADD_EMAIL')
+    expect(wallet.link).toEqual({ flowId, profile: { username: 'ada' } })
+    await Wallet.connectEmail(wallet, email, origin)
+    // The real server ignores a link it does not know; the code still signs in, with the Farcaster name.
+    expect(await Wallet.connectOtp(wallet, codeFor(email))).toMatchObject({ email, username: 'ada' })
+    expect(wallet.link).toBeUndefined()
+    expect(requests.map((r) => r.path)).toEqual(['/v1/social/start', '/v1/social/redeem'])
+  })
+
+  test.each([
+    ['https://evil.example/phish', 'no channel'],
+    ['http://10.0.0.1/client?channelToken=x', 'plain http off loopback'],
+    ['https://user:secret@farcaster.xyz/~/siwf?channelToken=x', 'credentials in it'],
+  ])('error: a Farcaster start answering %s (%s) is refused and cancelled', async (url) => {
+    const { wallet, requests } = socialDevice((path) => (path === '/v1/social/start' ? { status: 201, body: { flowId, url, expiresAt: Date.now() + 600_000 } } : { status: 200, body: {} }))
+    await expect(Wallet.startSocial(wallet, 'farcaster', origin)).rejects.toThrow(secureSocialText.unsafeStart)
+    expect(requests.map((r) => r.path)).toEqual(['/v1/social/start', '/v1/social/cancel'])
+  })
+
+  test('error: the relay down at the start says so in the server\'s words', async () => {
+    const { wallet } = socialDevice(() => ({ status: 503, body: { message: 'Farcaster is not answering: try again in a moment', reason: 'providerDown' } }))
+    await expect(Wallet.startSocial(wallet, 'farcaster', origin)).rejects.toMatchObject({ message: 'Farcaster is not answering: try again in a moment', reason: 'providerDown' })
+  })
+
   test('behavior: cancel ends the live flow at the server once; a failing cancel is ignored', async () => {
     const { wallet, requests } = socialDevice((path) => (path === '/v1/social/start' ? started() : path === '/v1/social/cancel' ? { status: 503, body: { message: 'down' } } : pending))
     await Wallet.startSocial(wallet, 'discord', origin)

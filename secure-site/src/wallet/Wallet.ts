@@ -306,6 +306,8 @@ const refusedSocial = [400, 403, 404, 409, 410]
  */
 function socialError(error: unknown): Errors.DoorwayError {
   if (error instanceof Server.ServerError && refusedSocial.includes(error.status)) return new Refusal(error.message, error.reason ?? `http${error.status}`)
+  // The provider (Farcaster's relay) down or answering nonsense: the server says which, naming it.
+  if (error instanceof Server.ServerError && (error.reason === 'providerDown' || error.reason === 'providerInvalid')) return new Refusal(error.message, error.reason)
   return toDoorwayError(error)
 }
 
