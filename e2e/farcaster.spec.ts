@@ -43,6 +43,8 @@ async function addEmail(page: Page, email: string) {
   await expect(secure.getByText('Farcaster signed you in, but it shares no email.', { exact: false })).toBeVisible()
   const before = await lastMailId(email)
   await secure.getByRole('textbox', { name: 'Email' }).fill(email)
+  // The form fits its slot with the note above it: Continue is on screen, not clipped below.
+  await expect(secure.getByRole('button', { name: 'Continue', exact: true })).toBeInViewport({ ratio: 1 })
   await secure.getByRole('button', { name: 'Continue', exact: true }).click()
   await expect(modalFrame(page).getByRole('dialog', { name: 'Confirm Email' })).toBeVisible()
   await enterCode(page, await codeFor(email, before))

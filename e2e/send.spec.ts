@@ -232,9 +232,15 @@ test('behavior: a name receiver resolves through the api and is shown with its a
   await frame.getByRole('button', { name: 'Continue' }).click()
   await expect(frame.getByRole('dialog', { name: 'Review Send' }).getByRole('group', { name: 'To' })).toContainText('e2e-friend.doorway.id')
 
-  // A name nobody registered says so, in the api's words.
-  await frame.getByRole('button', { name: 'Back' }).click()
-  await frame.getByLabel('Address or name').fill('nobody-has-this')
+  // A name nobody registered says so, in the api's words. Back once the review has its fee (drawn again
+  // when the estimate lands); a press the review's redraw swallowed on a loaded machine is pressed again.
+  await expect(frame.getByRole('dialog', { name: 'Review Send' })).toContainText(/Network fee.*ETH/)
+  const receiverField = frame.getByLabel('Address or name')
+  await expect(async () => {
+    if (!(await receiverField.isVisible())) await frame.getByRole('button', { name: 'Back' }).click({ timeout: 2_000 })
+    await expect(receiverField).toBeVisible({ timeout: 2_000 })
+  }).toPass({ timeout: 20_000 })
+  await receiverField.fill('nobody-has-this')
   await expect(frame.getByText('Name nobody-has-this is not registered')).toBeVisible()
 })
 

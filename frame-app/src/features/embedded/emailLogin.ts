@@ -28,6 +28,9 @@ export type Login = {
   /** The secure-site is waiting for this browser's approval from the mailed link. */
   waiting: boolean
 }
+/** The email step follows a Farcaster sign-in (ADD_EMAIL): the secure-site's form says why above the field, so its slot is taller. */
+export const addingEmailAtom = atom(false)
+
 const idle: Login = { email: '', busy: null, error: null, resendAt: 0, notice: null, waiting: false }
 export const loginAtom = atom<Login>(idle)
 

@@ -20,7 +20,7 @@ import { configAtom, hostOriginAtom } from '../../core/config.js'
 import { hostAtom, notifyAtom } from '../../core/host.js'
 import { goBackAtom, intentAtom, openAtom } from '../../core/modal.js'
 import { popAtom, pushAtom, replaceAtom, resetAtom, routeAtom } from '../../core/router.js'
-import { connectAtom, deviceStepAtom } from './emailLogin.js'
+import { addingEmailAtom, connectAtom, deviceStepAtom } from './emailLogin.js'
 import { requestTimeout, secureCall } from './embeddedSession.js'
 import { secureStatusAtom } from './secure.js'
 import * as Redirect from './socialRedirect.js'
@@ -89,6 +89,7 @@ const flowAtom = atom<Flow | null>(null)
 
 /** A provider chosen on Connect, with the window its click opened: the view shows the flow. */
 export const chooseSocialAtom = atom(null, (_get, set, { provider, popup }: { provider: Provider; popup: Way }) => {
+  set(addingEmailAtom, false)
   set(pushAtom, routeOf(provider))
   return set(runAtom, provider, popup)
 })
@@ -228,7 +229,10 @@ const redeemAtom = atom(null, async (get, set, flow: Flow, provider: Provider) =
       if ('action' in answer) {
         done(get, set, flow)
         // Farcaster proved an account that is no one's yet: the email the person adds next (in the secure-site's form) links it.
-        if (answer.action === 'ADD_EMAIL') return set(replaceAtom, { view: 'EmailLogin' })
+        if (answer.action === 'ADD_EMAIL') {
+          set(addingEmailAtom, true)
+          return set(replaceAtom, { view: 'EmailLogin' })
+        }
         return set(deviceStepAtom, answer.email)
       }
       if (closedBefore) return fail(get, set, flow, null, 'closed')

@@ -7,7 +7,7 @@ import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useRef, useState } from 'react'
 import { Icon } from '../../components/Icon.js'
 import { pushAtom } from '../../core/router.js'
-import { codeStepAtom, emailStepAtom, leaveStepAtom, loginAtom, otherEmailAtom, resendLinkAtom } from '../../features/embedded/emailLogin.js'
+import { addingEmailAtom, codeStepAtom, emailStepAtom, leaveStepAtom, loginAtom, otherEmailAtom, resendLinkAtom } from '../../features/embedded/emailLogin.js'
 import { SecureScreen } from '../../features/embedded/SecureScreen.js'
 import './EmailLogin.css'
 
@@ -26,7 +26,8 @@ export default function EmailLogin() {
 
 /** The email step: the secure-site's form, over this view; the code step follows once a code is mailed. */
 export function EmailStep() {
-  return <SecureScreen start={useSetAtom(emailStepAtom)} size="email-slot" />
+  const adding = useAtomValue(addingEmailAtom)
+  return <SecureScreen start={useSetAtom(emailStepAtom)} size={adding ? 'email-slot with-note' : 'email-slot'} />
 }
 
 /** The code step: the secure-site's digits, resend and throttles, over this view. */
