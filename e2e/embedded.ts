@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type BrowserContextOptions, chromium, type Page } from '@playwright/test'
 import { urls } from '@doorway/devnet/stack'
+import { type Hex, recoverMessageAddress } from 'viem'
 import config, { chromiumArgs } from '../playwright.config.js'
 import { expect, loopbackOnly, modalFrame, secureOrigin } from './fixtures.js'
 
@@ -120,6 +121,17 @@ export async function approve(page: Page) {
   const button = secureFrame(page).getByRole('button', { name: 'Approve' })
   await expect(button).toHaveAttribute('aria-disabled', 'false')
   await button.click()
+}
+
+/** The demo's "Sign a message", approved in the secure-site: the signature recovers to `address`. */
+export async function signsAs(page: Page, address: string) {
+  await page.keyboard.press('Escape')
+  await page.getByRole('button', { name: 'Sign a message' }).click()
+  await approve(page)
+  await expect(page.locator('#send-result')).toHaveText(/^Signed: 0x[0-9a-f]{130}$/)
+  const signature = (await page.locator('#send-result').textContent())!.replace('Signed: ', '') as Hex
+  const message = JSON.parse((await page.getByRole('list', { name: 'Event log' }).getByText(/^signed /).textContent())!.slice(7)).message
+  expect(await recoverMessageAddress({ message, signature })).toBe(address)
 }
 
 /** The address the demo page shows for the connection. */

@@ -6,8 +6,7 @@
  * Farcaster account, so runs never meet each other's wallets.
  */
 import { devices, type Page } from '@playwright/test'
-import { recoverMessageAddress, type Hex } from 'viem'
-import { approve, approveFromMail, codeFor, demoAddress, enterCode, lastMailId, newEmail, secureFrame } from './embedded.js'
+import { approveFromMail, codeFor, demoAddress, enterCode, lastMailId, newEmail, secureFrame, signsAs } from './embedded.js'
 import { expect, expectAccessible, loopbackOnly, modalFrame, ready, test } from './fixtures.js'
 import { scanQr } from './walletConnect.js'
 
@@ -50,16 +49,6 @@ async function addEmail(page: Page, email: string) {
   await enterCode(page, await codeFor(email, before))
 }
 
-/** The demo's "Sign a message", approved in the secure-site: the signature recovers to `address`. */
-async function signsAs(page: Page, address: string) {
-  await page.keyboard.press('Escape')
-  await page.getByRole('button', { name: 'Sign a message' }).click()
-  await approve(page)
-  await expect(page.locator('#send-result')).toHaveText(/^Signed: 0x[0-9a-f]{130}$/)
-  const signature = (await page.locator('#send-result').textContent())!.replace('Signed: ', '') as Hex
-  const message = JSON.parse((await page.getByRole('list', { name: 'Event log' }).getByText(/^signed /).textContent())!.slice(7)).message
-  expect(await recoverMessageAddress({ message, signature })).toBe(address)
-}
 
 test('behavior: a new Farcaster account approves from the QR code, adds an email and gets a wallet that signs; its name shows in Account', async ({ page }) => {
   test.setTimeout(90_000)

@@ -6,8 +6,7 @@
  * runs never meet each other's wallets.
  */
 import { devices, type Page } from '@playwright/test'
-import { recoverMessageAddress, type Hex } from 'viem'
-import { approve, approveFromMail, demoAddress, lastMailId, newEmail, withStorageProfile } from './embedded.js'
+import { approveFromMail, demoAddress, lastMailId, newEmail, signsAs, withStorageProfile } from './embedded.js'
 import { expect, expectAccessible, frameOrigin, loopbackOnly, modalFrame, ready, test } from './fixtures.js'
 
 type Provider = 'google' | 'github' | 'apple' | 'x' | 'discord' | 'facebook'
@@ -49,16 +48,6 @@ async function loginWith(page: Page, provider: Provider, email: string, name?: s
   await closed
 }
 
-/** The demo's "Sign a message", approved in the secure-site: the signature recovers to `address`. */
-async function signsAs(page: Page, address: string) {
-  await page.keyboard.press('Escape')
-  await page.getByRole('button', { name: 'Sign a message' }).click()
-  await approve(page)
-  await expect(page.locator('#send-result')).toHaveText(/^Signed: 0x[0-9a-f]{130}$/)
-  const signature = (await page.locator('#send-result').textContent())!.replace('Signed: ', '') as Hex
-  const message = JSON.parse((await page.getByRole('list', { name: 'Event log' }).getByText(/^signed /).textContent())!.slice(7)).message
-  expect(await recoverMessageAddress({ message, signature })).toBe(address)
-}
 
 for (const provider of ['google', 'github', 'apple', 'x', 'discord', 'facebook'] as const) {
   test(`behavior: ${names[provider]} in a popup makes a new embedded wallet; a message it signs recovers to it`, async ({ page }) => {
