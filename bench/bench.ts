@@ -1,8 +1,8 @@
 /**
  * `npm run bench` (docs/architecture.md §7): in one run, the SDK size, the frame-app's initial JS, the modal's
  * click-to-visible time at 1x and 4x CPU throttling, the history indexer's throughput and route
- * latency (bench/history.ts), and the swap quote route's latency (bench/swap.ts). It reports figures and
- * fails only on errors.
+ * latency (bench/history.ts), the swap quote route's latency (bench/swap.ts), and a sponsored user
+ * operation's approval to receipt (bench/userOperation.ts). It reports figures and fails only on errors.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -18,6 +18,7 @@ import * as History from './history.js'
 import * as OpenSpeed from './openSpeed.js'
 import * as Stack from './stack.js'
 import * as Swap from './swap.js'
+import * as UserOperation from './userOperation.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const frameOrigin = new URL(urls.frame).origin
@@ -399,7 +400,7 @@ function formatTiming({ timing }: Report): string[] {
 }
 
 function format(report: Report): string {
-  return [`Doorway bench, ${report.date}`, '', ...formatSizes(report), '', ...formatTiming(report), '', ...History.format(report.history), '', ...Swap.format(report.swap)].join('\n')
+  return [`Doorway bench, ${report.date}`, '', ...formatSizes(report), '', ...formatTiming(report), '', ...History.format(report.history), '', ...Swap.format(report.swap), '', ...UserOperation.format(report.userOperation)].join('\n')
 }
 
 async function run() {
@@ -415,7 +416,9 @@ async function run() {
   const history = await History.measure()
   console.log('Measuring the swap quotes on an anvil and api of their own…')
   const swap = await Swap.measure()
-  return { date: new Date().toISOString(), targets, sdk, siwx, standard, wallet, frame, secure, timing, history, swap }
+  console.log('Measuring a sponsored user operation on an anvil, bundler and paymaster of its own…')
+  const userOperation = await UserOperation.measure()
+  return { date: new Date().toISOString(), targets, sdk, siwx, standard, wallet, frame, secure, timing, history, swap, userOperation }
 }
 
 async function main() {

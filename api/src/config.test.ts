@@ -59,6 +59,17 @@ const bitcoinNetwork = {
   testnet: false,
   tokens: [],
 }
+const environment = {
+  EntryPoint: '0x0000000071727De22E5E9d8BAf0edAc6f37da032',
+  DelegationManager: '0xdb9B1e94B5b69Df7e401DDbedE43491141047dB3',
+  SimpleFactory: '0x69Aa2f9fe1572F1B640E1bbc512f5c3a734fc77c',
+  implementations: { HybridDeleGatorImpl: '0x48dBe696A4D990079e039489bA2053B36E8FFEC4' },
+  caveatEnforcers: { AllowedTargetsEnforcer: '0x7F20f61b1f09b08D970938F6fa563634d65c4EeB' },
+} as const
+const smartAccounts = { bundlerUrl: 'https://bundler.example/mainnet', paymasterUrl: 'https://paymaster.example/mainnet', environment }
+const withSmartAccounts = (value: unknown) => ({ ...config, networks: { 'eip155:1': { ...config.networks['eip155:1'], smartAccounts: value } } })
+const withEnvironment = (changes: Record<string, unknown>) => withSmartAccounts({ ...smartAccounts, environment: { ...environment, ...changes } })
+const enforcers = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`Enforcer${i}`, environment.caveatEnforcers.AllowedTargetsEnforcer]))
 const withNetwork = (chainId: string, network: unknown) => ({ ...config, networks: { ...config.networks, [chainId]: network } })
 const without = (object: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(object).filter(([k]) => k !== key))
 
@@ -66,6 +77,10 @@ describe('parse', () => {
   test('behavior: EVM, Solana and Bitcoin networks side by side are the configuration as written', () => {
     const all = { ...config, networks: { ...config.networks, [solanaChain]: solanaNetwork, [bitcoinChain]: bitcoinNetwork }, indexer: { pollMs: 500 }, onramp: { providerUrl: 'https://onramp.example' } }
     expect(Config.parse(structuredClone(all))).toEqual(all)
+  })
+
+  test('behavior: an EVM network’s smart accounts, with or without a paymaster, are the configuration as written', () => {
+    for (const value of [smartAccounts, without(smartAccounts, 'paymasterUrl')]) expect(Config.parse(structuredClone(withSmartAccounts(value)))).toEqual(withSmartAccounts(value))
   })
 
   test('behavior: a Bitcoin network may leave its (empty) token list out', () => {
@@ -87,6 +102,17 @@ describe('parse', () => {
     ['a Solana network with an exchange', withNetwork(solanaChain, { ...solanaNetwork, exchange: { router: '0x', factory: '0x', weth: '0x' } }), /exchange: unknown field/],
     ['an rpcUrl that is not http(s)', withNetwork(solanaChain, { ...solanaNetwork, rpcUrl: 'ws://solana.example' }), /rpcUrl: expected an http\(s\) URL/],
     ['a missing network name', withNetwork(solanaChain, without(solanaNetwork, 'name')), /\.name: missing/],
+    ['a bundlerUrl that is not http(s)', withSmartAccounts({ ...smartAccounts, bundlerUrl: 'wss://bundler.example' }), /networks\["eip155:1"\]\.smartAccounts\.bundlerUrl: expected an http\(s\) URL/],
+    ['a paymasterUrl that is no URL', withSmartAccounts({ ...smartAccounts, paymasterUrl: 'paymaster' }), /smartAccounts\.paymasterUrl: expected an http\(s\) URL/],
+    ['smart accounts without a bundler', withSmartAccounts(without(smartAccounts, 'bundlerUrl')), /smartAccounts\.bundlerUrl: missing/],
+    ['smart accounts without the Delegation Framework', withSmartAccounts(without(smartAccounts, 'environment')), /smartAccounts\.environment: missing/],
+    ['an EntryPoint that is no address', withEnvironment({ EntryPoint: '0x1234' }), /smartAccounts\.environment\.EntryPoint: expected a 0x-prefixed 40-hex-digit address/],
+    ['implementations without the HybridDeleGator', withEnvironment({ implementations: { MultiSigDeleGatorImpl: environment.SimpleFactory } }), /environment\.implementations\.HybridDeleGatorImpl: missing/],
+    ['a caveat enforcer that is no address', withEnvironment({ caveatEnforcers: { IdEnforcer: 'nope' } }), /environment\.caveatEnforcers\["IdEnforcer"\]: expected a 0x-prefixed/],
+    ['a contract name that is not letters and digits', withEnvironment({ caveatEnforcers: { 'Id Enforcer': environment.SimpleFactory } }), /caveatEnforcers\["Id Enforcer"\]: expected a contract name/],
+    ['more caveat enforcers than the api answers with', withEnvironment({ caveatEnforcers: enforcers(129) }), /environment\.caveatEnforcers: expected at most 128 contracts/],
+    ['an unknown field of the Delegation Framework', withEnvironment({ Entrypoint: environment.EntryPoint }), /environment\.Entrypoint: unknown field/],
+    ['a Solana network with smart accounts', withNetwork(solanaChain, { ...solanaNetwork, smartAccounts }), /smartAccounts: unknown field/],
     ['a misspelt field', { ...config, prises: {} }, /prises: unknown field/],
     ['a negative price', { ...config, prices: { ETH: -1 } }, /prices\["ETH"\]: expected a price/],
     ['a port out of range', { ...config, port: 70_000 }, /port: expected an integer from 0 to 65535/],

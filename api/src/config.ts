@@ -4,8 +4,11 @@
  * provider. The api reads it from the JSON file DOORWAY_API_CONFIG names, and from nothing else: the
  * local stack builds its own (devnet/src/apiConfig.ts) and passes it in (docs/architecture.md §3).
  *
- * The file is a `Config` (below) as JSON; `spamNfts`, `exchange`, `analytics`, `indexer` and `onramp`
- * may be left out, and storage may instead be `{ "kind": "embedded", "dir": "<PGlite directory>" }`.
+ * The file is a `Config` (below) as JSON; `spamNfts`, `exchange`, `smartAccounts`, `analytics`, `indexer`
+ * and `onramp` may be left out, and storage may instead be `{ "kind": "embedded", "dir": "<PGlite directory>" }`.
+ * An EVM network without `smartAccounts` has no smart accounts: GET /v1/smart-accounts/:chainId answers
+ * 404 for it (issue 25). Its `environment` is MetaMask's Delegation Framework there (the example's keys
+ * cut short: the kit's deployment lists every implementation and caveat enforcer).
  * A network is EVM unless its `kind` says otherwise: `"kind": "solana"` takes a Solana JSON-RPC `rpcUrl`,
  * SOL with 9 decimals and SPL mints as `tokens`; `"kind": "bip122"` takes an Esplora `esploraUrl`
  * (Blockstream's or mempool.space's API), BTC with 8 decimals and no tokens. `load` checks every field
@@ -23,7 +26,18 @@
  *         "testnet": false,
  *         "tokens": [{ "address": "0x…", "name": "USD Coin", "symbol": "USDC", "decimals": 6 }],
  *         "spamNfts": ["0x…"],
- *         "exchange": { "router": "0x…", "factory": "0x…", "weth": "0x…" }
+ *         "exchange": { "router": "0x…", "factory": "0x…", "weth": "0x…" },
+ *         "smartAccounts": {
+ *           "bundlerUrl": "https://bundler.example.com/mainnet",
+ *           "paymasterUrl": "https://paymaster.example.com/mainnet",
+ *           "environment": {
+ *             "EntryPoint": "0x0000000071727De22E5E9d8BAf0edAc6f37da032",
+ *             "DelegationManager": "0xdb9B1e94B5b69Df7e401DDbedE43491141047dB3",
+ *             "SimpleFactory": "0x69Aa2f9fe1572F1B640E1bbc512f5c3a734fc77c",
+ *             "implementations": { "HybridDeleGatorImpl": "0x48dBe696A4D990079e039489bA2053B36E8FFEC4" },
+ *             "caveatEnforcers": { "AllowedTargetsEnforcer": "0x7F20f61b1f09b08D970938F6fa563634d65c4EeB" }
+ *           }
+ *         }
  *       },
  *       "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp": {
  *         "kind": "solana",
@@ -73,18 +87,43 @@ export type EvmNetwork = Common & {
   spamNfts?: string[]
   /** A Uniswap V2 deployment the /v1/convert/* routes quote and build swaps on; absent: no swaps here. */
   exchange?: Exchange
+  /** ERC-4337 here (issue 25), served to the frame by GET /v1/smart-accounts/:chainId; absent: no smart accounts. */
+  smartAccounts?: SmartAccounts
 }
 
 /** A Solana cluster: its JSON-RPC (balances and history by address), SOL (9 decimals) and SPL mints. */
-export type SolanaNetwork = Common & { kind: 'solana'; rpcUrl: string; spamNfts?: never; exchange?: never }
+export type SolanaNetwork = Common & { kind: 'solana'; rpcUrl: string; spamNfts?: never; exchange?: never; smartAccounts?: never }
 
 /** A Bitcoin network read through an Esplora server (balances and history by address); BTC has 8 decimals. */
-export type BitcoinNetwork = Common & { kind: 'bip122'; esploraUrl: string; rpcUrl?: never; spamNfts?: never; exchange?: never }
+export type BitcoinNetwork = Common & { kind: 'bip122'; esploraUrl: string; rpcUrl?: never; spamNfts?: never; exchange?: never; smartAccounts?: never }
 
 export type Network = EvmNetwork | SolanaNetwork | BitcoinNetwork
 
 /** A Uniswap V2 router, the factory it reads pairs from, and its WETH (which stands for the native currency). */
 export type Exchange = { router: string; factory: string; weth: string }
+
+/**
+ * A network's smart accounts (issue 25): the ERC-4337 bundler the frame sends user operations to, an
+ * optional ERC-7677 paymaster that sponsors them, and the Delegation Framework the accounts are built on.
+ * Configuration only, so production points at any hosted bundler and paymaster.
+ */
+export type SmartAccounts = { bundlerUrl: string; paymasterUrl?: string; environment: Environment }
+
+/** A 0x-prefixed 40-hex-digit address, typed as `@metamask/smart-accounts-kit` types them. */
+export type EvmAddress = `0x${string}`
+
+/**
+ * MetaMask's Delegation Framework on a network, in the shape of the kit's `SmartAccountsEnvironment`
+ * (declared here: the api does not depend on the kit). The frame's HybridDeleGator accounts need their
+ * implementation; the other implementations and the caveat enforcers are named as the kit names them.
+ */
+export type Environment = {
+  EntryPoint: EvmAddress
+  DelegationManager: EvmAddress
+  SimpleFactory: EvmAddress
+  implementations: { HybridDeleGatorImpl: EvmAddress } & Record<string, EvmAddress>
+  caveatEnforcers: Record<string, EvmAddress>
+}
 
 export type Config = {
   host: string

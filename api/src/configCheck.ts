@@ -3,6 +3,7 @@
  * fields. A wrong value throws at start, naming where it is, rather than failing a request later.
  */
 import * as Caip from '@doorway/shared/Caip'
+import * as SmartAccounts from '@doorway/shared/contracts/api/smartAccounts'
 import * as Addresses from './chains/Addresses.js'
 import type { Config, Network, Token } from './config.js'
 
@@ -101,7 +102,7 @@ function network(chainId: Caip.ChainId, value: unknown, path: string): Network {
   const common = ['name', 'nativeCurrency', 'testnet']
   const fields =
     kind === 'evm'
-      ? object(value, path, [...common, 'rpcUrl', 'tokens'], ['kind', 'spamNfts', 'exchange'])
+      ? object(value, path, [...common, 'rpcUrl', 'tokens'], ['kind', 'spamNfts', 'exchange', 'smartAccounts'])
       : kind === 'solana'
         ? object(value, path, [...common, 'kind', 'rpcUrl', 'tokens'])
         : object(value, path, [...common, 'kind', 'esploraUrl'], ['tokens'])
@@ -135,16 +136,42 @@ function token(value: unknown, path: string, isAddress: (address: string) => boo
   return fields as Token
 }
 
+function evm(value: unknown, path: string) {
+  if (!Addresses.isEvm(string(value, path, 42))) fail(path, 'expected a 0x-prefixed 40-hex-digit address')
+  return value
+}
+
 function evmExtras(fields: Fields, path: string) {
-  const evm = (v: unknown, p: string) => {
-    if (!Addresses.isEvm(string(v, p, 42))) fail(p, 'expected a 0x-prefixed 40-hex-digit address')
-    return v
-  }
   optional(fields.spamNfts, (v) => array(v, at(path, 'spamNfts'), evm))
   optional(fields.exchange, (v) => {
     const exchange = object(v, at(path, 'exchange'), ['router', 'factory', 'weth'])
     for (const key of ['router', 'factory', 'weth']) evm(exchange[key], at(at(path, 'exchange'), key))
   })
+  optional(fields.smartAccounts, (v) => smartAccounts(v, at(path, 'smartAccounts')))
+}
+
+/** config.ts `SmartAccounts`: the bundler, an optional ERC-7677 paymaster, the Delegation Framework's addresses. */
+function smartAccounts(value: unknown, path: string) {
+  const fields = object(value, path, ['bundlerUrl', 'environment'], ['paymasterUrl'])
+  url(fields.bundlerUrl, at(path, 'bundlerUrl'))
+  optional(fields.paymasterUrl, (v) => url(v, at(path, 'paymasterUrl')))
+  const env = at(path, 'environment')
+  const environment = object(fields.environment, env, ['EntryPoint', 'DelegationManager', 'SimpleFactory', 'implementations', 'caveatEnforcers'])
+  for (const key of ['EntryPoint', 'DelegationManager', 'SimpleFactory']) evm(environment[key], at(env, key))
+  // The frame's accounts are HybridDeleGators: without that implementation it could build none.
+  contracts(environment.implementations, at(env, 'implementations'), ['HybridDeleGatorImpl'], SmartAccounts.limits.implementations)
+  contracts(environment.caveatEnforcers, at(env, 'caveatEnforcers'), [], SmartAccounts.limits.caveatEnforcers)
+}
+
+/** Contract name → address, within the bounds the api's answer is checked by (contracts/api/smartAccounts.ts). */
+function contracts(value: unknown, path: string, required: readonly string[], max: number) {
+  const fields = object(value, path, required, Object.keys(value ?? {}))
+  const names = Object.keys(fields)
+  if (names.length > max) fail(path, `expected at most ${max} contracts`)
+  for (const name of names) {
+    if (!SmartAccounts.limits.name.test(name)) fail(entry(path, name), 'expected a contract name: a letter, then letters and digits, 64 at most')
+    evm(fields[name], entry(path, name))
+  }
 }
 
 function projects(value: unknown) {

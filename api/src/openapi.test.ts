@@ -22,7 +22,7 @@ import type { PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as App from './app.js'
 import * as CatalogueData from './catalogue/catalogue.js'
-import type { Config } from './config.js'
+import type { Config, EvmNetwork } from './config.js'
 import { projectId, testChain, testConfig, testDeps, testStorage } from './testing.js'
 
 // One chain, on a port apart from the running stack's and from the other tests' anvil chains.
@@ -30,6 +30,19 @@ const chain = { id: 31337, port: 18671, rpcUrl: 'http://127.0.0.1:18671' }
 const chainId = 'eip155:31337'
 const dir = mkdtempSync(join(tmpdir(), 'doorway-openapi-'))
 const svg = '<svg xmlns="http://www.w3.org/2000/svg"/>'
+
+// Configuration the api hands out as it is: MetaMask's v1.3.0 addresses, cut to one caveat enforcer.
+const smartAccounts = {
+  bundlerUrl: 'http://127.0.0.1:1/bundler',
+  paymasterUrl: 'http://127.0.0.1:1/paymaster',
+  environment: {
+    EntryPoint: '0x0000000071727De22E5E9d8BAf0edAc6f37da032',
+    DelegationManager: '0xdb9B1e94B5b69Df7e401DDbedE43491141047dB3',
+    SimpleFactory: '0x69Aa2f9fe1572F1B640E1bbc512f5c3a734fc77c',
+    implementations: { HybridDeleGatorImpl: '0x48dBe696A4D990079e039489bA2053B36E8FFEC4' },
+    caveatEnforcers: { AllowedTargetsEnforcer: '0x7F20f61b1f09b08D970938F6fa563634d65c4EeB' },
+  },
+} as const
 
 let stopAnvil: () => Promise<void>
 let sandbox: OnrampSandbox.start.ReturnType
@@ -53,6 +66,7 @@ beforeAll(async () => {
   await devnet.call(me, contract, 'mint', [me.address, 1n])
   nft = { contract, tokenId: '1' }
   config = { ...testConfig({ [chainId]: chain.rpcUrl }, deployed.tokens, { [chainId]: exchange }), onramp: { providerUrl: sandbox.url } }
+  config.networks[chainId] = { ...(config.networks[chainId] as EvmNetwork), smartAccounts }
   const storage = await testStorage()
   await storage.sessions.put({ address: me.address, pci: 'pci-1', chainId, permissions: [], expiry: 1_900_000_000, revoked: false, createdAt: 1_750_000_000_000 })
   app = App.create(testDeps(config, { storage }).deps)
@@ -119,6 +133,7 @@ function calls(): { [K in keyof Api.Table]: Call | (() => Promise<Call>) } {
     suggestions: { params: { name: 'alice' }, status: 200 },
     sessions: { params: { address }, status: 200 },
     revokeSession: { params: { address }, body: { pci: 'pci-1', signature: '0x1234' }, status: 401 },
+    smartAccounts: { params: { chainId }, status: 200 },
     wallets: { query: { entries: '2', search: 'a' }, status: 200 },
     walletImage: { params: { id: 'metamask' }, status: 200 },
     tokenImage: { params: { id: 'ETH' }, status: 200 },

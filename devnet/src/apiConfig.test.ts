@@ -49,6 +49,27 @@ describe('local', () => {
     expect(config.networks['eip155:31338']).not.toHaveProperty('exchange')
   })
 
+  test('behavior: each chain’s bundler, paymaster and Delegation Framework are its network’s smart accounts; a chain without them has none', () => {
+    const smartAccounts = {
+      'eip155:31337': {
+        bundlerUrl: 'http://127.0.0.1:9795',
+        paymasterUrl: 'http://127.0.0.1:9796',
+        environment: {
+          EntryPoint: '0x0000000071727De22E5E9d8BAf0edAc6f37da032',
+          DelegationManager: '0x00000000000000000000000000000000000000D1',
+          SimpleFactory: '0x00000000000000000000000000000000000000D2',
+          implementations: { HybridDeleGatorImpl: '0x00000000000000000000000000000000000000D3' },
+          caveatEnforcers: { AllowedTargetsEnforcer: '0x00000000000000000000000000000000000000D4' },
+        },
+      },
+    } as const
+    const config = ApiConfig.local({ ...stack, smartAccounts }, {})
+    expect(config.networks['eip155:31337']?.smartAccounts).toEqual(smartAccounts['eip155:31337'])
+    expect(config.networks['eip155:31338']).not.toHaveProperty('smartAccounts')
+    // The api's own check of an operator's file passes what devnet builds.
+    expect(Config.parse(JSON.parse(JSON.stringify(config)))).toEqual(config)
+  })
+
   test('behavior: the devnet’s sandbox onramp is the onramp provider; without one there is none', () => {
     expect(ApiConfig.local({ ...stack, onrampUrl: 'http://127.0.0.1:9793' }, {}).onramp).toEqual({ providerUrl: 'http://127.0.0.1:9793' })
     expect(ApiConfig.local(stack, {})).not.toHaveProperty('onramp')

@@ -19,6 +19,8 @@ export type LocalStack = {
   nfts?: Partial<Record<ChainId, { address: string; spam: boolean }[]>>
   /** The exchange the devnet deployed on each chain (exchange.ts). */
   exchange?: Partial<Record<ChainId, ApiConfig.Exchange>>
+  /** Each chain's bundler, paymaster and Delegation Framework (smartAccounts/), if they run. */
+  smartAccounts?: Partial<Record<ChainId, ApiConfig.SmartAccounts>>
   /** The devnet's sandbox onramp provider (onrampSandbox.ts), if it runs. */
   onrampUrl?: string
   /** The devnet's Solana chain (solana/rpc.ts) and its SPL mints (solana/tokens.ts), if it runs. */
@@ -27,8 +29,8 @@ export type LocalStack = {
   bitcoin?: { chainId: ChainId; esploraUrl: string }
 }
 
-/** What devnet deployed, and where its sandbox onramp, Solana chain and Esplora stand-in listen. */
-export type Deployed = Pick<LocalStack, 'tokens' | 'nfts' | 'exchange' | 'onrampUrl' | 'solana' | 'bitcoin'>
+/** What devnet deployed, and where its bundlers, paymasters, sandbox onramp, Solana chain and Esplora stand-in listen. */
+export type Deployed = Pick<LocalStack, 'tokens' | 'nfts' | 'exchange' | 'smartAccounts' | 'onrampUrl' | 'solana' | 'bitcoin'>
 
 /** The local stack's configuration: its anvil chains, the demo projects, an embedded database. */
 export function local(stack: LocalStack, env: NodeJS.ProcessEnv = process.env): ApiConfig.Config {
@@ -37,9 +39,19 @@ export function local(stack: LocalStack, env: NodeJS.ProcessEnv = process.env): 
     const chainId: ChainId = `eip155:${id}`
     const spamNfts = (stack.nfts?.[chainId] ?? []).filter((nft) => nft.spam).map((nft) => nft.address)
     const exchange = stack.exchange?.[chainId]
+    const smartAccounts = stack.smartAccounts?.[chainId]
     return [
       chainId,
-      { rpcUrl, name: `Anvil ${id}`, nativeCurrency: ether, testnet: true, tokens: stack.tokens[chainId] ?? [], spamNfts, ...(exchange && { exchange }) },
+      {
+        rpcUrl,
+        name: `Anvil ${id}`,
+        nativeCurrency: ether,
+        testnet: true,
+        tokens: stack.tokens[chainId] ?? [],
+        spamNfts,
+        ...(exchange && { exchange }),
+        ...(smartAccounts && { smartAccounts }),
+      },
     ]
   }
   return {

@@ -57,14 +57,24 @@ export const buildEnv = {
   DOORWAY_LOCAL_BUILD: '1',
 }
 
+const portList = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map(Number)
+
 // The two anvil chains (spec docs/architecture.md §3); DOORWAY_ANVIL_PORTS="8545,8546" moves them.
-const anvilPorts = (process.env.DOORWAY_ANVIL_PORTS ?? '8545,8546').split(',').map(Number)
+const anvilPorts = portList('DOORWAY_ANVIL_PORTS', '8545,8546')
 
 /** The local EVM chains: chain id, port and the RPC URL wallets and dapps use. */
 export const chains = [31337, 31338].map((id, i) => {
   const port = anvilPorts[i] ?? 8545 + i
   return { id, port, rpcUrl: `http://127.0.0.1:${port}` }
 })
+
+// One ERC-4337 bundler (alto) and one ERC-7677 paymaster per anvil chain (smartAccounts/services.ts),
+// in the chains' order; DOORWAY_BUNDLER_PORTS / DOORWAY_PAYMASTER_PORTS move them.
+const bundlerPorts = portList('DOORWAY_BUNDLER_PORTS', '8797,8798')
+const paymasterPorts = portList('DOORWAY_PAYMASTER_PORTS', '8801,8802')
+
+/** Where each chain's bundler and paymaster listen. */
+export const smartAccountPorts = chains.map((chain, i) => ({ chainId: chain.id, bundler: bundlerPorts[i] ?? 8797 + i, paymaster: paymasterPorts[i] ?? 8801 + i }))
 
 /** What the api serves in the local stack (apiConfig.ts local): its port, the chains, the demo's origin. */
 /** Polkadot's CAIP-2 id: no Polkadot chain runs locally (ids and WalletConnect signing only). */

@@ -27,10 +27,11 @@ import * as MailSink from './mailSink.js'
 import * as Nfts from './nfts.js'
 import * as OnrampSandbox from './onrampSandbox.js'
 import * as Relay from './relay.js'
+import * as SmartAccounts from './smartAccounts/stack.js'
 import * as SolanaRpc from './solana/rpc.js'
 import * as SolanaTokens from './solana/tokens.js'
 import * as TestWalletPage from './testWalletPage.js'
-import { buildEnv, chains, polkadotChainId, ports, urls } from './stack.js'
+import { buildEnv, chains, polkadotChainId, ports, smartAccountPorts, urls } from './stack.js'
 import { serve } from './static.js'
 import * as Tokens from './tokens.js'
 
@@ -83,6 +84,9 @@ const { exchange } = await Exchange.deploy({ chains, tokens }).catch(async (erro
   await stopAll()
   throw error
 })
+// Smart accounts (issue 25): the EntryPoints and MetaMask's Delegation Framework on each chain, its
+// bundler (alto) and its ERC-7677 paymaster, each answering before the api is told their URLs.
+const smartAccounts = await launch(() => SmartAccounts.start({ chains, ports: smartAccountPorts }))
 // The Solana chain (JSON-RPC over litesvm) with its DUSD mint, and the Bitcoin stand-in (Esplora over a
 // regtest UTXO set); each funds the dev keys (docs/local-stack.md).
 const solana = await launch(() => SolanaRpc.start({ port: ports.solana }))
@@ -105,6 +109,7 @@ await launch(() =>
       onrampUrl: onramp.url,
       solana: { chainId: solana.chainId, rpcUrl: solana.url, tokens: [{ address: dusd.mint, name: dusd.name, symbol: dusd.symbol, decimals: dusd.decimals }] },
       bitcoin: { chainId: esplora.chainId, esploraUrl: esplora.url },
+      smartAccounts: Object.fromEntries(smartAccounts.networks.map(({ chainId, ...network }) => [`eip155:${chainId}`, network])),
     }),
   ),
 )
@@ -224,7 +229,8 @@ const servers: Server[] = (
           // (UniversalProvider's rpcMap: the dapp's network RPC URLs).
           // Solana sends go to the dapp's Solana RPC and Bitcoin payments are followed on its Esplora API
           // (balances and history come from the api).
-          'connect-src': `'self' ${apiOrigin} ${urls.relay} ${chains.map((c) => c.rpcUrl).join(' ')} ${solana.url} ${esplora.url}`,
+          // A smart account's operations go to its chain's bundler and paymaster (ERC-7677), as they would to hosted ones.
+          'connect-src': `'self' ${apiOrigin} ${urls.relay} ${chains.map((c) => c.rpcUrl).join(' ')} ${solana.url} ${esplora.url} ${smartAccounts.networks.flatMap((n) => [n.bundlerUrl, n.paymasterUrl]).join(' ')}`,
           // The social providers' and Farcaster's pictures of the person (spec §3 user): the devnet stand-ins serve them.
           'img-src': `'self' data: ${apiOrigin} ${oidc.origin} ${farcaster.origin}`,
           'frame-ancestors': '*',
@@ -250,6 +256,7 @@ Doorway local stack is up.
   Onramp:      ${onramp.url} (sandbox card and bank provider; test card 4242 4242 4242 4242, declined 4000 0000 0000 0002)
   Mail sink:   smtp://127.0.0.1:${mail.smtp.port}, read mail at ${mail.url}/messages?to=ADDRESS
   Chains:      ${chains.map((c) => `${c.id} ${c.rpcUrl}`).join(', ')}${anvil.reused ? ' (reusing running anvil)' : ''}
+  Bundlers:    ${smartAccounts.networks.map((n) => `${n.chainId} ${n.bundlerUrl} (paymaster ${n.paymasterUrl})`).join(', ')}
   Solana:      ${solana.url} (${solana.chainId}, DUSD mint ${dusd.mint})
   Bitcoin:     ${esplora.url} (Esplora API, regtest, ${esplora.chainId})
   Social:      ${oidc.origin}/<google|apple|github|x|discord|facebook> (sign-in stand-in: pick a test user or type an email)

@@ -12,6 +12,7 @@ import { Core } from '@walletconnect/core'
 import type { SessionTypes } from '@walletconnect/types'
 import type { Address } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
+import * as Calls from '@doorway/examples/dev-wallet/Calls'
 import { mnemonic } from './tokens.js'
 import * as Context from './testWallet/context.js'
 import * as Requests from './testWallet/requests.js'
@@ -83,7 +84,8 @@ export async function create(options: create.Options): Promise<TestWallet> {
     core,
     metadata: { name: 'Doorway test wallet', description: 'devnet WalletConnect wallet', url: 'http://127.0.0.1', icons: [] },
   })
-  const context: Context.Context = { core, kit, chains, log, handled: [], waiters: new Set(), policy, account, current: chains[0]!, others }
+  const methods = options.methods ?? Context.methods
+  const context: Context.Context = { core, kit, chains, log, handled: [], waiters: new Set(), policy, account, current: chains[0]!, others, methods, batches: Calls.create() }
 
   kit.on('session_proposal', (proposal) => Sessions.propose(context, proposal))
   kit.on('session_request', (event) => Requests.respond(context, event))
@@ -121,7 +123,12 @@ export declare namespace create {
     storagePrefix?: string
     /** What proposals get until onProposal says otherwise. Default 'approve'. */
     policy?: Policy
-    /** Receives one line per thing the wallet does (the CLI prints them). */
+    /**
+     * The eip155 methods its sessions offer, to play a wallet that lacks some (say EIP-5792's). Default:
+     * every method it answers (`methods`).
+     */
+    methods?: readonly string[]
+    /** Receives one line per thing the wallet does (the CLI prints them); a batch's line lists its calls. */
     log?: (line: string) => void
     /** Offer solana dev key 0 (solana/keys.ts) on `chainId`, sending to `rpcUrl` (solana/rpc.ts). */
     solana?: Solana.Options

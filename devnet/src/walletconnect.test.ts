@@ -17,7 +17,7 @@ import {
   verifyMessage,
   verifyTypedData,
 } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import * as Relay from './relay.js'
 import * as TestDapp from './testDapp.js'
 import * as TestWallet from './testWallet.js'
@@ -63,6 +63,8 @@ afterAll(async () => {
 // for that, or the sdk would hand back the Core cached on globalThis under the same storage prefix.
 const devnet = TestDapp.useDevnet(chains)
 let wallet: TestWallet.TestWallet
+/** The wallet's log lines: its line for a batch is what a prompt would show. */
+const logged: string[] = []
 type Provider = TestDapp.Provider
 
 async function dapp(prefix: string) {
@@ -96,7 +98,7 @@ const receipt = (rpcUrl: string, hash: Hex) =>
 // After useDevnet's hooks: the wallet starts once the relay is up, and stops after the dapps close and
 // before the relay does.
 beforeAll(async () => {
-  wallet = await TestWallet.create({ relayUrl: devnet.relay.url, chains, storagePrefix: 'test-wallet' })
+  wallet = await TestWallet.create({ relayUrl: devnet.relay.url, chains, storagePrefix: 'test-wallet', log: (line) => logged.push(line) })
 }, 30_000)
 
 afterAll(async () => {
@@ -150,6 +152,56 @@ describe('WalletConnect over the devnet relay', () => {
     const mined = await receipt(chains[0]!.rpcUrl, hash)
     expect(mined.status).toBe('success')
     expect(mined.from.toLowerCase()).toBe(wallet.address().toLowerCase())
+  })
+
+  test('behavior: the session offers EIP-5792 (wallet_getCapabilities, wallet_sendCalls, wallet_getCallsStatus)', () => {
+    expect(provider.session?.namespaces.eip155?.methods).toEqual(expect.arrayContaining(['wallet_getCapabilities', 'wallet_sendCalls', 'wallet_getCallsStatus']))
+  })
+
+  test('behavior: wallet_getCapabilities says no chain of the wallet is atomic', async () => {
+    const none = { atomic: { status: 'unsupported' } }
+    const capabilities = await provider.request({ method: 'wallet_getCapabilities', params: [wallet.address(), ['0x7a69', '0x7a6a', '0x1']] })
+    expect(capabilities).toEqual({ '0x7a69': none, '0x7a6a': none })
+  })
+
+  test('behavior: wallet_sendCalls logs every call, sends them in nonce order and wallet_getCallsStatus ends at 200', async () => {
+    const calls = [{ to: recipient, value: toHex(parseEther('0.001')) }, { to: recipient, value: toHex(2n), data: '0x' }]
+    const params = [{ version: '2.0.0', chainId: '0x7a69', from: wallet.address(), atomicRequired: false, calls }]
+    const { id } = await provider.request<{ id: string }>({ method: 'wallet_sendCalls', params })
+    expect(id).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(logged.filter((line) => line.startsWith('approved a batch'))).toEqual([
+      `approved a batch on chain 31337: Send 2 calls, one transaction each (not atomic):\n1. Send 0.001 ETH to ${recipient}\n2. Send 0.000000000000000002 ETH to ${recipient}`,
+    ])
+    const status = await vi.waitFor(
+      async () => {
+        const status = await provider.request<any>({ method: 'wallet_getCallsStatus', params: [id] })
+        if (status.status === 100) throw new Error('pending')
+        return status
+      },
+      { timeout: 15_000, interval: 200 },
+    )
+    expect(status).toMatchObject({ version: '2.0.0', id, chainId: '0x7a69', atomic: false, status: 200 })
+    const client = createPublicClient({ transport: http(chains[0]!.rpcUrl) })
+    const txs = await Promise.all(status.receipts.map((r: { transactionHash: Hex }) => client.getTransaction({ hash: r.transactionHash })))
+    expect(txs.map((tx) => tx.nonce)).toEqual([txs[0]!.nonce, txs[0]!.nonce + 1])
+    expect(status.receipts.map((r: { status: Hex }) => r.status)).toEqual(['0x1', '0x1'])
+  })
+
+  test.each([
+    ['another chain than the wallet is on', 5710, { chainId: '0x7a6a' }],
+    ['another sender', 4100, { from: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }],
+    ['atomicRequired', 5760, { atomicRequired: true }],
+    ['a capability the wallet lacks, not optional', 5700, { capabilities: { paymasterService: { url: 'http://127.0.0.1:9' } } }],
+  ])('error: wallet_sendCalls with %s → %i', async (_, code, fields) => {
+    const params = [{ version: '2.0.0', chainId: '0x7a69', atomicRequired: false, calls: [{ to: recipient, value: '0x1' }], ...fields }]
+    await expect(provider.request({ method: 'wallet_sendCalls', params })).rejects.toMatchObject({ code })
+  })
+
+  test('error: a dapp id used already → 5720; an id never sent → 5730', async () => {
+    const params = [{ version: '2.0.0', chainId: '0x7a69', atomicRequired: false, id: 'wc-order-1', calls: [{ to: recipient, value: '0x1' }] }]
+    expect(await provider.request({ method: 'wallet_sendCalls', params })).toEqual({ id: 'wc-order-1' })
+    await expect(provider.request({ method: 'wallet_sendCalls', params })).rejects.toMatchObject({ code: 5720 })
+    await expect(provider.request({ method: 'wallet_getCallsStatus', params: ['wc-order-2'] })).rejects.toMatchObject({ code: 5730 })
   })
 
   test('behavior: a wallet-side chain switch reaches the dapp as chainChanged, and requests follow it', async () => {

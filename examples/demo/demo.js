@@ -80,6 +80,7 @@ const show = (id, text) => (document.getElementById(id).textContent = text)
 const sendButton = document.getElementById('send')
 const openSendButton = document.getElementById('open-send')
 const signButton = document.getElementById('sign')
+const batchButton = document.getElementById('batch')
 const fundButton = document.getElementById('fund')
 
 async function refresh() {
@@ -89,7 +90,7 @@ async function refresh() {
   // The account's name (e.g. alice.doorway.id), once it has one.
   show('name', profileName ?? '—')
   show('chain', chainId ?? '—')
-  sendButton.disabled = openSendButton.disabled = signButton.disabled = status !== 'connected'
+  sendButton.disabled = openSendButton.disabled = signButton.disabled = batchButton.disabled = status !== 'connected'
   fundButton.disabled = status !== 'connected' || !devnetRpc(chainId)
   // The provider speaks EVM only: another namespace's balance shows in the modal.
   if (status !== 'connected' || !chainId?.startsWith('eip155:')) return show('balance', '—')
@@ -135,6 +136,31 @@ signButton.addEventListener('click', async () => {
     record('signed', { message, signature })
   } catch (error) {
     show('send-result', `Not signed: ${error.message} (code ${error.code})`)
+  }
+})
+
+// EIP-5792: the wallet's capabilities first (a wallet without atomic batches says so), then two calls to
+// yourself in one operation, then its status until it is confirmed or failed.
+batchButton.addEventListener('click', async () => {
+  const { address, chainId } = modal.getState()
+  const hexChain = `0x${Number(chainId.split(':')[1]).toString(16)}`
+  show('send-result', 'Waiting for the wallet…')
+  try {
+    const capabilities = await provider.request({ method: 'wallet_getCapabilities', params: [address, [hexChain]] })
+    if (capabilities[hexChain]?.atomic?.status !== 'supported') return show('send-result', 'This account cannot send atomic batches (EIP-5792)')
+    const calls = [{ to: address, value: '0x0' }, { to: address, value: '0x0', data: '0x' }]
+    const { id } = await provider.request({ method: 'wallet_sendCalls', params: [{ version: '2.0.0', chainId: hexChain, from: address, atomicRequired: true, calls }] })
+    show('send-result', `Batch sent: ${id}`)
+    for (let status = 100; status === 100; ) {
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      const answer = await provider.request({ method: 'wallet_getCallsStatus', params: [id] })
+      status = answer.status
+      if (status === 200) show('send-result', `Batch confirmed: ${answer.receipts[0].transactionHash}`)
+      else if (status !== 100) show('send-result', `Batch failed (status ${status})`)
+    }
+    record('batch', { id })
+  } catch (error) {
+    show('send-result', `Batch not sent: ${error.message} (code ${error.code})`)
   }
 })
 

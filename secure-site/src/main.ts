@@ -98,9 +98,9 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
             operations.get(op)?.abort()
             return null
           },
-          sign: ({ op, method, params, chainId, host, network }) =>
+          sign: ({ op, method, params, chainId, host, network, smartAccount }) =>
             operation(op, async (signal) => ({
-              result: await Signer.sign({ wallet, method, params, chainId, ...(network && { network }), host: attest(host), root: document.body, signal }),
+              result: await Signer.sign({ wallet, method, params, chainId, ...(network && { network }), ...(smartAccount && { smartAccount }), host: attest(host), root: document.body, signal }),
             })),
           exportKey: ({ op, host }) =>
             operation(op, async (signal) => {

@@ -455,12 +455,31 @@ export type EmbeddedAccount = S.Infer<typeof embeddedAccount>
  * or the message's bytes (solana_signMessage), as standard base64.
  */
 export const embeddedUnsafeMethods = ['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction', 'solana_signTransaction', 'solana_signMessage'] as const
+/**
+ * What the frame asks the secure-site to sign: the unsafe methods, and a smart account's user operation
+ * (issue 25), which the frame builds from eth_sendTransaction or wallet_sendCalls and a dapp never sends
+ * itself. Its one param is the EntryPoint v0.7 operation, unpacked, its numbers as hex (ERC-7769's JSON).
+ * A smart session (issue 25): `eth_signDelegation` signs the ERC-7710 delegation the frame built from the
+ * dapp's permission request (Permissions.toJson), shown as its limits in words; `doorway_revokeSession` signs
+ * the operation that disables one ([operation, delegation]) and, in the same approval, `Revoke session {pci}`
+ * for the api's record (the answer's `revoke`).
+ */
+export const secureSignMethods = [...embeddedUnsafeMethods, 'eth_signUserOperation', 'eth_signDelegation', 'doorway_revokeSession'] as const
 /** solana_signTransaction's answer: the whole wire transaction (at most 1232 bytes) with the signature in slot 0, as base64. */
 const signedSolanaTransaction = S.string({ min: 4, max: 1644, pattern: /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/ })
 /** solana_signMessage's answer: the 64-byte ed25519 signature, as base58. */
 const solanaSignature = S.string({ min: 64, max: 88, pattern: /^[1-9A-HJ-NP-Za-km-z]+$/ })
 /** The host page's origin as the frame pinned it at the handshake; the secure-site shows it as reported. */
 const hostOrigin = S.string({ min: 1, max: 200, pattern: /^https?:\/\/[^/?#\s]+$/ })
+
+const contract = S.string({ pattern: /^0x[0-9a-fA-F]{40}$/ }) as S.Schema<`0x${string}`>
+/** The Delegation Framework's addresses on one chain that a smart account needs (SmartAccount.ts; the api serves them per network). */
+export const smartAccountEnvironment = S.object({
+  EntryPoint: contract,
+  DelegationManager: contract,
+  SimpleFactory: contract,
+  implementations: S.object({ HybridDeleGatorImpl: contract }),
+})
 
 /** Exposed by the secure-site, called by the frame-app. */
 export const secureParams = {
@@ -520,7 +539,7 @@ export const secureParams = {
    */
   sign: S.object({
     op,
-    method: S.oneOf(embeddedUnsafeMethods),
+    method: S.oneOf(secureSignMethods),
     params: S.array(S.unknown, 4),
     chainId,
     host: hostOrigin,
@@ -528,6 +547,13 @@ export const secureParams = {
     network: S.optional(
       S.object({ name: S.string({ min: 1, max: 64 }), symbol: S.string({ min: 1, max: 16 }), price: S.optional(S.number), currency: S.optional(S.string({ pattern: /^[A-Z]{3}$/ })) }),
     ),
+    /**
+     * The person's smart account signs (issue 25): the Delegation Framework on this chain, from which the
+     * secure-site derives the account its key owns. personal_sign and typed data are answered with the owner's
+     * signature, which the account checks (ERC-1271; the frame wraps it in ERC-6492 while it is undeployed).
+     * eth_signUserOperation needs it; eth_sendTransaction refuses it (a smart account sends operations).
+     */
+    smartAccount: S.optional(smartAccountEnvironment),
   }),
   signOut: S.object({}),
   /**
@@ -565,8 +591,8 @@ export const secureResults = {
   socialCancel: nothing,
   resendDevice: S.object({ expiresAt: S.number }),
   abort: nothing,
-  /** eth_*: hex; solana_signTransaction: base64; solana_signMessage: base58. */
-  sign: S.object({ result: S.union(hexData, signedSolanaTransaction, solanaSignature) }),
+  /** eth_*: hex; solana_signTransaction: base64; solana_signMessage: base58; doorway_revokeSession adds the revoke message's signature. */
+  sign: S.object({ result: S.union(hexData, signedSolanaTransaction, solanaSignature), revoke: S.optional(hexData) }),
   signOut: nothing,
   exportKey: nothing,
   manageWallet: nothing,

@@ -7,12 +7,13 @@ import type { WalletKit } from '@reown/walletkit'
 import type { Core } from '@walletconnect/core'
 import type { SessionTypes } from '@walletconnect/types'
 import type { HDAccount } from 'viem/accounts'
+import type * as Calls from '@doorway/examples/dev-wallet/Calls'
 import type * as TestWallet from '../testWallet.js'
 import * as Bitcoin from './bitcoin.js'
 import * as Polkadot from './polkadot.js'
 import * as Solana from './solana.js'
 
-/** What the wallet's sessions offer (CAIP-25 namespace eip155). */
+/** What the wallet's sessions offer (CAIP-25 namespace eip155), EIP-5792's batches included (issue 25). */
 export const methods = [
   'personal_sign',
   'eth_signTypedData_v4',
@@ -21,6 +22,9 @@ export const methods = [
   'eth_accounts',
   'eth_requestAccounts',
   'eth_chainId',
+  'wallet_getCapabilities',
+  'wallet_sendCalls',
+  'wallet_getCallsStatus',
 ] as const
 export const events = ['chainChanged', 'accountsChanged'] as const
 
@@ -40,6 +44,10 @@ export type Context = {
   current: TestWallet.Chain
   /** The accounts of the other namespaces the wallet was created with, each on its one chain. */
   readonly others: Others
+  /** The eip155 methods its sessions offer: `methods`, unless it was created with fewer. */
+  readonly methods: readonly string[]
+  /** The EIP-5792 batches it sent, by id. */
+  readonly batches: Calls.Store
 }
 
 /** The namespaces besides eip155 that the wallet may offer, when created with their options. */
@@ -87,7 +95,7 @@ export function namespaces(context: Context, offered: Iterable<string> = []): Se
     eip155: {
       chains: chains.map((c) => caip2(c.id)),
       accounts: chains.map((c) => `${caip2(c.id)}:${account.address}`),
-      methods: [...methods],
+      methods: [...context.methods],
       events: [...events],
     },
   }

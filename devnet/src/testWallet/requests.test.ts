@@ -10,7 +10,9 @@ import { blake2AsU8a, signatureVerify } from '@polkadot/util-crypto'
 import { base58, base64 } from '@scure/base'
 import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
 import type { WalletKitTypes } from '@reown/walletkit'
+import { mnemonicToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, test } from 'vitest'
+import * as Calls from '@doorway/examples/dev-wallet/Calls'
 import * as BitcoinKeys from '../bitcoin/keys.js'
 import * as SolanaKeys from '../solana/keys.js'
 import * as Context from './context.js'
@@ -31,14 +33,18 @@ beforeAll(async () => {
     bitcoin: { esploraUrl: 'http://127.0.0.1:9', chainId: chainIds.bip122 },
     polkadot: { chainId: chainIds.polkadot },
   })
-  const namespaces = { ...Context.namespaces({ chains: [{ id: 31337, rpcUrl: '' }], account: { address: '0x' }, others } as unknown as Context.Context, Context.otherNamespaces) }
-  // The session lists every method but solana_signAndSendTransaction, so that one is not the dapp's to ask.
+  const namespaces = { ...Context.namespaces({ chains: [{ id: 31337, rpcUrl: '' }], account: { address: '0x' }, others, methods: Context.methods } as unknown as Context.Context, Context.otherNamespaces) }
+  // The session lists every method but solana_signAndSendTransaction and eth_signTypedData_v4, so those are not the dapp's to ask.
   namespaces.solana!.methods = namespaces.solana!.methods.filter((m) => m !== 'solana_signAndSendTransaction')
+  namespaces.eip155!.methods = namespaces.eip155!.methods.filter((m) => m !== 'eth_signTypedData_v4')
   const kit = {
     getActiveSessions: () => ({ [topic]: { topic, namespaces } }),
     respondSessionRequest: ({ response }: { response: (typeof responses)[number] }) => Promise.resolve(void responses.push(response)),
   }
-  context = { kit, others, handled: [], log: undefined } as unknown as Context.Context
+  // Its eip155 chain has no node behind it: the requests below are refused before anything is sent.
+  const chain = { id: 31337, rpcUrl: 'http://127.0.0.1:9' }
+  const account = mnemonicToAccount('test test test test test test test test test test test junk')
+  context = { kit, others, handled: [], log: undefined, chains: [chain], current: chain, account, methods: Context.methods, batches: Calls.create() } as unknown as Context.Context
 })
 
 let nextId = 1
@@ -64,6 +70,35 @@ describe('respond', () => {
     ['a namespace the wallet lacks', 'cosmos:cosmoshub-4', 'cosmos_signDirect'],
   ])('error: %s is refused with 4902', async (_, chainId, method) => {
     expect((await ask(chainId, method, {})).error?.code).toBe(4902)
+  })
+})
+
+describe('eip155', () => {
+  const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+  const batch = (fields: Record<string, unknown>) => [{ version: '2.0.0', chainId: '0x7a69', atomicRequired: false, calls: [{ to: address, value: '0x1' }], ...fields }]
+
+  test('error: a method the wallet has but the session lacks is 4100; one it never had, like wallet_showCallsStatus, is 4200', async () => {
+    expect((await ask('eip155:31337', 'eth_signTypedData_v4', [address, '{}'])).error?.code).toBe(4100)
+    expect((await ask('eip155:31337', 'wallet_showCallsStatus', ['0x01'])).error?.code).toBe(4200)
+  })
+
+  test('behavior: wallet_getCapabilities answers its chains, none atomic; another address is 4100', async () => {
+    expect((await ask('eip155:31337', 'wallet_getCapabilities', [address])).result).toEqual({ '0x7a69': { atomic: { status: 'unsupported' } } })
+    expect((await ask('eip155:31337', 'wallet_getCapabilities', ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8'])).error?.code).toBe(4100)
+  })
+
+  test.each([
+    ['another chain than the current one', 5710, { chainId: '0x7a6a' }],
+    ['another sender', 4100, { from: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }],
+    ['atomicRequired', 5760, { atomicRequired: true }],
+    ['a capability it lacks, not optional', 5700, { capabilities: { auxiliaryFunds: { supported: true } } }],
+    ['version 1.0', -32602, { version: '1.0' }],
+  ])('error: wallet_sendCalls with %s is refused with %i, its code kept', async (_, code, fields) => {
+    expect((await ask('eip155:31337', 'wallet_sendCalls', batch(fields))).error?.code).toBe(code)
+  })
+
+  test('error: wallet_getCallsStatus of an id it never sent is 5730', async () => {
+    expect((await ask('eip155:31337', 'wallet_getCallsStatus', ['0x01'])).error).toEqual({ code: 5730, message: 'Unknown bundle id' })
   })
 })
 

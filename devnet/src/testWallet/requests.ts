@@ -2,11 +2,13 @@
  * The test wallet's answer to each session request: signing with the current account, sending on the
  * request's chain, switching chains; free functions over its context. Every answer is kept for tests.
  */
+import { ProviderError } from '@doorway/examples/dev-wallet/Errors'
 import type { WalletKitTypes } from '@reown/walletkit'
 import { type Address, type Hex, type TypedDataDefinition, createWalletClient, hexToBigInt, http, isAddressEqual, isHex, numberToHex } from 'viem'
 import * as Anvil from '../anvil.js'
 import type * as TestWallet from '../testWallet.js'
 import * as Bitcoin from './bitcoin.js'
+import * as Calls from './calls.js'
 import * as Context from './context.js'
 import { RpcError, rpcErrors } from './errors.js'
 import * as Polkadot from './polkadot.js'
@@ -22,7 +24,7 @@ export async function respond(context: Context.Context, event: WalletKitTypes.Se
   try {
     entry = { method, chainId: params.chainId, result: await dispatch(context, topic, params) }
   } catch (error) {
-    const rpc = error instanceof RpcError ? error.rpc : { ...rpcErrors.internal, message: (error as Error).message }
+    const rpc = error instanceof RpcError ? error.rpc : coded(error)
     entry = { method, chainId: params.chainId, error: rpc }
   }
   context.handled.push(entry)
@@ -33,15 +35,25 @@ export async function respond(context: Context.Context, event: WalletKitTypes.Se
   log?.(`${method} on ${params.chainId} → ${entry.error ? `error ${entry.error.code}` : JSON.stringify(entry.result)}`)
 }
 
+/** The EIP-5792 errors (Calls.ts) keep their code and message; anything else unexpected is internal. */
+function coded(error: unknown): { code: number; message: string } {
+  if (error instanceof ProviderError) return { code: error.code, message: error.message }
+  return { ...rpcErrors.internal, message: (error as Error).message }
+}
+
 /** Routes a request by the namespace of its chain (CAIP-2): eip155 here, the others to their modules. */
 async function dispatch(context: Context.Context, topic: string, params: WalletKitTypes.SessionRequest['params']): Promise<unknown> {
   const namespace = params.chainId.split(':')[0] ?? ''
-  if (namespace === 'eip155') return answer(context, params)
-  const { others } = context
-  if (!Context.isOther(namespace) || others[namespace]?.chainId !== params.chainId) throw new RpcError(rpcErrors.unknownChain)
   const { method, params: args } = params.request as { method: string; params: unknown }
   // What the session does not list, the dapp was not given, whatever the wallet could do.
   const listed = context.kit.getActiveSessions()[topic]?.namespaces[namespace]?.methods ?? []
+  if (namespace === 'eip155') {
+    // A method the wallet has but this session lacks was not given; one it never had is unsupported.
+    if (!listed.includes(method)) throw new RpcError((Context.methods as readonly string[]).includes(method) ? rpcErrors.unauthorized : rpcErrors.unsupported)
+    return answer(context, params)
+  }
+  const { others } = context
+  if (!Context.isOther(namespace) || others[namespace]?.chainId !== params.chainId) throw new RpcError(rpcErrors.unknownChain)
   if (!listed.includes(method)) throw new RpcError(rpcErrors.unauthorized)
   // The chain check above proved the namespace's account is there.
   switch (namespace) {
@@ -78,6 +90,13 @@ async function answer(context: Context.Context, { request, chainId }: WalletKitT
     }
     case 'eth_sendTransaction':
       return sendTransaction(context, chainOf(context, chainId), params[0])
+    case 'wallet_getCapabilities':
+      assertOwn(context, params[0])
+      return Calls.getCapabilities(context, params[1])
+    case 'wallet_sendCalls':
+      return Calls.sendCalls(context, params, (chain, tx) => sendTransaction(context, chain, tx))
+    case 'wallet_getCallsStatus':
+      return Calls.getCallsStatus(context, params)
     case 'wallet_switchEthereumChain': {
       const [{ chainId: hex } = {}] = params as { chainId?: string }[]
       if (typeof hex !== 'string') throw new RpcError(rpcErrors.invalidParams)

@@ -4,6 +4,7 @@
  */
 import { isAddress, isAddressEqual, numberToHex } from 'viem'
 import { mnemonicToAccount, type HDAccount } from 'viem/accounts'
+import * as Calls from './Calls.js'
 import * as Chains from './Chains.js'
 import { describe, type Request } from './Describe.js'
 import * as Emitter from './Emitter.js'
@@ -21,6 +22,8 @@ export type Context = {
   readonly approve: (approval: Approval) => Promise<boolean>
   readonly events: ReturnType<typeof Emitter.create>
   readonly chains: ReturnType<typeof Chains.create>
+  /** The EIP-5792 batches sent for this page, by id (kept for the page's life, as the dapp's are). */
+  readonly batches: Calls.Store
   /** The dev controls' listeners, called on any change of network, networks or permission. */
   readonly changed: Set<() => void>
   /** The request flow under way; the next one starts once it settles (see `approved`). */
@@ -38,6 +41,7 @@ export function create(options: create.Options): Context {
     approve,
     events: Emitter.create(),
     chains: Chains.create(storage, options.chains),
+    batches: Calls.create(),
     changed: new Set(),
     queue: Promise.resolve(),
   }

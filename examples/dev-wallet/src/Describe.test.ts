@@ -17,6 +17,11 @@ group('describe', () => {
       { method: 'wallet_addEthereumChain', params: [{ chainId: '0x7a6b', rpcUrls: ['http://127.0.0.1:8547'] }] },
       'Add network 31339 at http://127.0.0.1:8547',
     ],
+    [
+      { method: 'wallet_sendCalls', params: [{ calls: [{ to, value: '0x38d7ea4c68000' }, { to, data: '0xa9059cbb' }] }] },
+      `Send 2 calls, one transaction each (not atomic):\n1. Send 0.001 ETH to ${to}\n2. Send 0 ETH to ${to} with 4 bytes of data`,
+    ],
+    [{ method: 'wallet_sendCalls', params: [{ calls: [{ data: '0x6000' }] }] }, 'Send 1 call:\n1. Deploy a contract with 2 bytes of data, sending 0 ETH'],
   ])('behavior: %j reads "%s"', (request, text) => {
     expect(describe(request, origin)).toBe(text)
   })

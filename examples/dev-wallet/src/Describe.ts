@@ -19,6 +19,8 @@ export function describe(request: Request, origin: string): string {
       return transaction(Transaction.readParams(params[0]))
     case 'wallet_addEthereumChain':
       return addChain(params[0])
+    case 'wallet_sendCalls':
+      return describeCalls(Params.at(params[0], 'calls'))
     default:
       return `${request.method} ${JSON.stringify(request.params ?? [])}`
   }
@@ -40,6 +42,17 @@ function typedData(raw: unknown): string {
   const data = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { primaryType?: string; domain?: { name?: string } }
   const from = data?.domain?.name ? ` from ${data.domain.name}` : ''
   return `Sign typed data: ${data?.primaryType}${from} ${JSON.stringify((data as { message?: unknown })?.message)}`
+}
+
+/**
+ * EIP-5792: one prompt for the whole batch, a line per call. An EOA sends each call as a transaction of
+ * its own, so the person is told they are not atomic: a later call may fail after earlier ones went out.
+ */
+export function describeCalls(calls: unknown): string {
+  const list: unknown[] = Array.isArray(calls) ? calls : []
+  const lines = list.map((call, index) => `${index + 1}. ${transaction(Transaction.readParams(call))}`)
+  const heading = list.length === 1 ? 'Send 1 call:' : `Send ${list.length} calls, one transaction each (not atomic):`
+  return [heading, ...lines].join('\n')
 }
 
 function transaction(tx: Transaction.Params): string {

@@ -2,7 +2,8 @@
  * The wallet's answer to each EIP-1193 request: the methods it answers itself, one free function each
  * over the wallet's context; refused signing methods; everything else forwarded to the chain's node.
  */
-import { isHex, numberToHex, type TypedDataDefinition } from 'viem'
+import { type Hex, hexToNumber, isHex, numberToHex, type TypedDataDefinition } from 'viem'
+import * as Calls from './Calls.js'
 import * as Chains from './Chains.js'
 import * as Context from './Context.js'
 import type { Request } from './Describe.js'
@@ -26,6 +27,9 @@ export const handlers: Readonly<Record<string, Handler>> = {
   personal_sign: personalSign,
   eth_signTypedData_v4: signTypedData,
   eth_sendTransaction: sendTransaction,
+  wallet_getCapabilities: getCapabilities,
+  wallet_sendCalls: sendCalls,
+  wallet_getCallsStatus: getCallsStatus,
 }
 
 // Signing methods the node would answer with its own unlocked keys, bypassing the prompt.
@@ -117,6 +121,47 @@ async function sendTransaction(context: Context.Context, [param]: unknown[], req
     const prepared = await Transaction.prepare(rpcUrl, chainId, { ...tx, from: account.address })
     return Rpc.request(rpcUrl, 'eth_sendRawTransaction', [await account.signTransaction(prepared)])
   })
+}
+
+/** EIP-5792 for this EOA: every chain it knows, none atomic. */
+function getCapabilities(context: Context.Context, [address, chainIds]: unknown[]) {
+  Context.requireAccount(context, address)
+  return Calls.capabilities(chainIds, context.chains.list().map((chain) => chain.id))
+}
+
+/**
+ * EIP-5792: one prompt for the batch, then one transaction per call in nonce order, all within the prompt's
+ * flow so no other request's transaction takes a nonce between them. Answers once every call is broadcast,
+ * not mined; wallet_getCallsStatus follows them.
+ */
+async function sendCalls(context: Context.Context, params: unknown[], request: Request) {
+  if (!Context.permitted(context)) throw Errors.unauthorized()
+  const { account, batches } = context
+  const chainId = context.chains.current()
+  const batch = Calls.readBatch(params, { chainId, address: account.address })
+  const id = batches.reserve(batch.id)
+  const rpcUrl = Context.rpcUrl(context)
+  try {
+    return await Context.approved(context, request, async () => {
+      const nonce = hexToNumber(await Rpc.request<Hex>(rpcUrl, 'eth_getTransactionCount', [account.address, 'pending']))
+      const sent = await Calls.send(batch.calls, async (call, index) => {
+        const prepared = await Transaction.prepare(rpcUrl, chainId, { ...call, from: account.address, nonce: numberToHex(nonce + index) })
+        return Rpc.request<Hex>(rpcUrl, 'eth_sendRawTransaction', [await account.signTransaction(prepared)])
+      })
+      batches.settle({ id, chainId, ...sent })
+      return { id }
+    })
+  } finally {
+    batches.release(id)
+  }
+}
+
+function getCallsStatus(context: Context.Context, [id]: unknown[]) {
+  if (!Context.permitted(context)) throw Errors.unauthorized()
+  const sent = context.batches.get(id)
+  // The batch's own chain, wherever the wallet is now; networks are only ever added, so it is still known.
+  const rpcUrl = context.chains.rpcUrl(sent.chainId)!
+  return Calls.status(sent, (hash) => Rpc.request<Calls.Receipt | null>(rpcUrl, 'eth_getTransactionReceipt', [hash]))
 }
 
 // Only the shape that tells typed data apart: viem checks the fields themselves when it hashes them.

@@ -184,6 +184,190 @@ describe('eth_sendTransaction', () => {
   })
 })
 
+// A contract that succeeds once and reverts ever after: sload(0) == 0 ? sstore(0, 1) : revert(0, 0).
+const onceCode = '0x60005415600b57600080fd5b600160005500'
+let onceIndex = 0
+async function deployOnce(): Promise<Hex> {
+  const at = numberToHex(0xd00e00 + ++onceIndex, { size: 20 })
+  await rpc(known[31337], 'anvil_setCode', [at, onceCode])
+  return at
+}
+
+/**
+ * Runs `run` with anvil mining only on `evm_mine`. `frontRun` uses a contract up from account 1 with a
+ * higher tip and its own gas limit: anvil orders a block by tip, so it lands before the wallet's pending
+ * calls, which passed estimation and now revert on chain.
+ */
+async function manualMining<T>(run: (steps: { mine(): Promise<unknown>; frontRun(to: Hex): Promise<unknown> }) => Promise<T>): Promise<T> {
+  const url = known[31337]
+  await rpc(url, 'evm_setAutomine', [false])
+  const tip = numberToHex(parseEther('0.0001'))
+  const steps = {
+    mine: () => rpc(url, 'evm_mine'),
+    frontRun: (to: Hex) => rpc(url, 'eth_sendTransaction', [{ from: recipient, to, gas: '0x186a0', maxFeePerGas: tip, maxPriorityFeePerGas: tip }]),
+  }
+  try {
+    return await run(steps)
+  } finally {
+    await rpc(url, 'evm_setAutomine', [true])
+  }
+}
+
+const batch = (calls: unknown[], fields: Record<string, unknown> = {}) => [
+  { version: '2.0.0', chainId: '0x7a69', atomicRequired: false, calls, ...fields },
+]
+
+describe('wallet_getCapabilities', () => {
+  test('behavior: every chain the wallet knows, none atomic; asked chains it lacks are left out', async () => {
+    const { request, address } = setup()
+    const none = { atomic: { status: 'unsupported' } }
+    expect(await request('wallet_getCapabilities', [address])).toEqual({ '0x7a69': none, '0x7a6a': none })
+    expect(await request('wallet_getCapabilities', [address, ['0x7a6a', '0x1']])).toEqual({ '0x7a6a': none })
+  })
+
+  test('error: unpermitted or another address → 4100', async () => {
+    await expect(setup({ permitted: false }).request('wallet_getCapabilities', [setup().address])).rejects.toMatchObject({ code: 4100 })
+    await expect(setup().request('wallet_getCapabilities', [recipient])).rejects.toMatchObject({ code: 4100 })
+  })
+})
+
+describe('wallet_sendCalls', () => {
+  test('behavior: one prompt lists every call; they go out as consecutive transactions and end as 200', async () => {
+    const { request, approve, address } = setup()
+    const before = BigInt(await rpc(known[31337], 'eth_getBalance', [recipient, 'latest']))
+    const calls = [{ to: recipient, value: numberToHex(parseEther('0.001')) }, { to: recipient, value: numberToHex(parseEther('0.002')) }, { data: '0x6000' }]
+    const { id } = (await request('wallet_sendCalls', batch(calls, { from: address }))) as { id: string }
+    expect(id).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(approve).toHaveBeenCalledOnce()
+    expect(approve.mock.calls[0]![0]).toMatchObject({
+      method: 'wallet_sendCalls',
+      chainId: 31337,
+      description: [
+        'Send 3 calls, one transaction each (not atomic):',
+        `1. Send 0.001 ETH to ${recipient}`,
+        `2. Send 0.002 ETH to ${recipient}`,
+        '3. Deploy a contract with 2 bytes of data, sending 0 ETH',
+      ].join('\n'),
+    })
+    const status = await vi.waitFor(async () => {
+      const status = (await request('wallet_getCallsStatus', [id])) as any
+      if (status.status === 100) throw new Error('pending')
+      return status
+    })
+    expect(status).toMatchObject({ version: '2.0.0', id, chainId: '0x7a69', atomic: false, status: 200 })
+    expect(status.receipts).toHaveLength(3)
+    expect(Object.keys(status.receipts[0]).sort()).toEqual(['blockHash', 'blockNumber', 'gasUsed', 'logs', 'status', 'transactionHash'])
+    const txs = await Promise.all(status.receipts.map((r: any) => rpc(known[31337], 'eth_getTransactionByHash', [r.transactionHash])))
+    const [first, ...rest] = txs.map((tx: any) => Number(tx.nonce))
+    expect(rest).toEqual([first! + 1, first! + 2])
+    expect(txs.map((tx: any) => tx.to)).toEqual([recipient.toLowerCase(), recipient.toLowerCase(), null])
+    const after = BigInt(await rpc(known[31337], 'eth_getBalance', [recipient, 'latest']))
+    expect(after - before).toBe(parseEther('0.003'))
+  })
+
+  test('behavior: pending (100) until mined; a call reverting on chain after one that succeeded makes 600', async () => {
+    const { request } = setup()
+    const once = await deployOnce()
+    await manualMining(async ({ mine, frontRun }) => {
+      const { id } = (await request('wallet_sendCalls', batch([{ to: recipient, value: '0x1' }, { to: once }]))) as { id: string }
+      expect(await request('wallet_getCallsStatus', [id])).toMatchObject({ status: 100, receipts: [] })
+      await frontRun(once)
+      await mine()
+      const status = (await request('wallet_getCallsStatus', [id])) as any
+      expect(status).toMatchObject({ status: 600, atomic: false })
+      expect(status.receipts.map((r: any) => r.status)).toEqual(['0x1', '0x0'])
+    })
+  })
+
+  test('behavior: a batch whose only call reverts on chain ends as 500', async () => {
+    const { request } = setup()
+    const once = await deployOnce()
+    await manualMining(async ({ mine, frontRun }) => {
+      const { id } = (await request('wallet_sendCalls', batch([{ to: once }]))) as { id: string }
+      await frontRun(once)
+      await mine()
+      expect(await request('wallet_getCallsStatus', [id])).toMatchObject({ status: 500, receipts: [{ status: '0x0' }] })
+    })
+  })
+
+  test('behavior: a call the node refuses stops the batch: the earlier ones stay sent (600)', async () => {
+    const { request, address } = setup()
+    const once = await deployOnce()
+    await request('eth_sendTransaction', [{ from: address, to: once }]).then((hash) => mined(request, hash as Hex))
+    const { id } = (await request('wallet_sendCalls', batch([{ to: recipient, value: '0x1' }, { to: once }, { to: recipient, value: '0x2' }]))) as { id: string }
+    const status = await vi.waitFor(async () => {
+      const status = (await request('wallet_getCallsStatus', [id])) as any
+      if (status.status === 100) throw new Error('pending')
+      return status
+    })
+    expect(status).toMatchObject({ status: 600, receipts: [{ status: '0x1' }] })
+  })
+
+  test('error: a first call the node refuses is the answer; nothing is kept under the dapp id', async () => {
+    const { request, address } = setup()
+    const once = await deployOnce()
+    await request('eth_sendTransaction', [{ from: address, to: once }]).then((hash) => mined(request, hash as Hex))
+    await expect(request('wallet_sendCalls', batch([{ to: once }], { id: 'refused' }))).rejects.toThrow(/revert/i)
+    await expect(request('wallet_getCallsStatus', ['refused'])).rejects.toMatchObject({ code: 5730 })
+  })
+
+  test('behavior: the dapp id is the answer; using it again is a duplicate (5720)', async () => {
+    const { request, approve } = setup()
+    const call = [{ to: recipient, value: '0x1' }]
+    expect(await request('wallet_sendCalls', batch(call, { id: 'order-42' }))).toEqual({ id: 'order-42' })
+    await expect(request('wallet_sendCalls', batch(call, { id: 'order-42' }))).rejects.toMatchObject({ code: 5720, message: 'Duplicate ID' })
+    expect(approve).toHaveBeenCalledOnce()
+    expect(await request('wallet_getCallsStatus', ['order-42'])).toMatchObject({ id: 'order-42' })
+  })
+
+  test('error: rejected → 4001, nothing is sent and the dapp id stays free', async () => {
+    const { request, address } = setup({ approve: false })
+    const nonce = await rpc(known[31337], 'eth_getTransactionCount', [address, 'pending'])
+    await expect(request('wallet_sendCalls', batch([{ to: recipient, value: '0x1' }], { id: 'declined' }))).rejects.toMatchObject({ code: 4001 })
+    expect(await rpc(known[31337], 'eth_getTransactionCount', [address, 'pending'])).toBe(nonce)
+    await expect(request('wallet_getCallsStatus', ['declined'])).rejects.toMatchObject({ code: 5730 })
+    await expect(request('wallet_sendCalls', batch([{ to: recipient, value: '0x1' }], { id: 'declined' }))).rejects.toMatchObject({ code: 4001 })
+  })
+
+  test.each([
+    ['another chain than the wallet is on', 5710, { chainId: '0x7a6a' }],
+    ['another sender', 4100, { from: recipient }],
+    ['atomicRequired', 5760, { atomicRequired: true }],
+    ['a capability the wallet lacks, not optional', 5700, { capabilities: { paymasterService: { url: 'http://127.0.0.1:9' } } }],
+    ['no calls', -32602, { calls: [] }],
+  ])('error: %s → %i without a prompt', async (_, code, fields) => {
+    const { request, approve } = setup()
+    await expect(request('wallet_sendCalls', batch([{ to: recipient, value: '0x1' }], fields))).rejects.toMatchObject({ code })
+    expect(approve).not.toHaveBeenCalled()
+  })
+
+  test('error: unpermitted → 4100 without a prompt', async () => {
+    const { request, approve } = setup({ permitted: false })
+    await expect(request('wallet_sendCalls', batch([{ to: recipient }]))).rejects.toMatchObject({ code: 4100 })
+    expect(approve).not.toHaveBeenCalled()
+  })
+
+  test('behavior: an optional capability the wallet lacks is ignored', async () => {
+    const { request } = setup()
+    const capabilities = { paymasterService: { url: 'http://127.0.0.1:9', optional: true } }
+    expect(await request('wallet_sendCalls', batch([{ to: recipient, value: '0x1' }], { capabilities }))).toHaveProperty('id')
+  })
+})
+
+describe('wallet_getCallsStatus', () => {
+  test('error: an id this wallet never sent → 5730', async () => {
+    await expect(setup().request('wallet_getCallsStatus', [`0x${'ab'.repeat(32)}`])).rejects.toMatchObject({ code: 5730, message: 'Unknown bundle id' })
+  })
+
+  test('error: unpermitted → 4100', async () => {
+    await expect(setup({ permitted: false }).request('wallet_getCallsStatus', ['0x01'])).rejects.toMatchObject({ code: 4100 })
+  })
+
+  test('error: wallet_showCallsStatus is not supported → 4200', async () => {
+    await expect(setup().request('wallet_showCallsStatus', ['0x01'])).rejects.toMatchObject({ code: 4200 })
+  })
+})
+
 describe('wallet_switchEthereumChain', () => {
   test('behavior: switches to 31338 without a prompt, emits chainChanged and uses its RPC', async () => {
     const { request, approve, events, storage } = setup()

@@ -51,6 +51,8 @@ export type { OnrampNetwork, OnrampOptions, OnrampQuote, PaymentMethod, Purchase
 const onrampCalls = () => import('./onrampCalls.js')
 // The name calls the Send and RegisterAccountName views make likewise load with them.
 const nameCalls = () => import('./nameCalls.js')
+// The smart account's network likewise loads with a connect that prefers one.
+const smartAccountCalls = () => import('./smartAccountCalls.js')
 
 /** What every call needs: where the api is, and who asks (spec §7's common query). */
 export type Context = { baseUrl: string; projectId: string; sdkType: string; sdkVersion: string; fetch: typeof fetch }
@@ -169,6 +171,7 @@ const loaded = {
   profile: nameCalls,
   suggestions: nameCalls,
   registerName: nameCalls,
+  smartAccounts: smartAccountCalls,
 }
 // Each lazy call's type is its module's export of that name (never, which no caller can call, if it has none).
 type Loaded = { [K in keyof typeof loaded]: Export<Awaited<ReturnType<(typeof loaded)[K]>>, K> }

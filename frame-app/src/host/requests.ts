@@ -9,7 +9,7 @@ import * as Caip from '@doorway/shared/Caip'
 import * as Errors from '@doorway/shared/Errors'
 import type * as Protocol from '@doorway/shared/Protocol'
 import type { createStore } from 'jotai'
-import { accountMethods } from './methods.js'
+import { accountMethods, unsafeMethods } from './methods.js'
 import { apiAtom } from '../core/api.js'
 import { balanceRefreshAtom } from '../features/balances/balance.js'
 import { configAtom } from '../core/config.js'
@@ -46,7 +46,7 @@ export function create(store: Store) {
     }
     const result = await account.connector.request({ method, ...(params && { params }) })
     // spec §4: a successful unsafe request refreshes the native balance (once, whatever the connector).
-    if (accountMethods.has(method)) store.set(balanceRefreshAtom, (n) => n + 1)
+    if (unsafeMethods.has(method)) store.set(balanceRefreshAtom, (n) => n + 1)
     return result
   }
 }

@@ -109,6 +109,8 @@ function render(doc: Document, { description, host }: ask.Options, hold: boolean
     // A short word or amount beside its label; addresses, data and messages under it.
     const item = element(doc, 'div', !row.mono && row.value.length <= inlineChars ? 'approval-row approval-row-inline' : 'approval-row')
     if (row.tone === 'warning') item.classList.add('approval-row-warning')
+    // A batch's "Call 1 of 2" starts the rows of that call: its term stands out, its value is empty.
+    if (row.heading) item.classList.add('approval-row-heading')
     const value = element(doc, 'dd', 'approval-value', row.value)
     if (row.mono) value.dataset.mono = ''
     item.append(element(doc, 'dt', 'approval-label', row.label), value)

@@ -1,5 +1,8 @@
+import * as SmartAccount from '@doorway/shared/SmartAccount'
+import { format } from '@doorway/shared/Texts'
 import { approveText } from '@doorway/shared/texts/approve'
 import { encodeFunctionData, erc20Abi, hashTypedData, parseEther, recoverTransactionAddress, toHex } from 'viem'
+import { formatUserOperationRequest, type UserOperation } from 'viem/account-abstraction'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import * as Approval from './describe.js'
@@ -348,5 +351,136 @@ describe('describe: eth_sendTransaction', () => {
     ['a transaction that is not an object', ['0x']],
   ])('error: %s', (_, params) => {
     expect(() => Approval.describe(request('eth_sendTransaction', params))).toThrow(Approval.InvalidRequest)
+  })
+})
+
+// The person's smart account (issue 25): the devnet's Delegation Framework addresses (any do for encodings).
+const environment: SmartAccount.Environment = {
+  EntryPoint: '0x0000000071727De22E5E9d8BAf0edAc6f37da032',
+  DelegationManager: '0xFe36d33e04115203d2914caFbf84A949B35e8426',
+  SimpleFactory: '0x6D8da4B12D658a36909ec1C75F81E54B8DB4eBf9',
+  implementations: { HybridDeleGatorImpl: '0x407B5a261EC38a3F1b5cEBfF931a6Fe647EB07A5' },
+}
+const smart = SmartAccount.counterfactual(from, environment)
+const smartRows = [
+  { label: approveText.network, value: 'Anvil (31337)' },
+  { label: approveText.from, value: smart.address, mono: true },
+  { label: approveText.signsAs, value: approveText.smartAccount },
+]
+
+describe('describe: a smart account', () => {
+  test('behavior: personal_sign names the smart account (derived from the key, not given) and signs the message as is', () => {
+    const message = toHex('Sign in to example.org')
+    const description = Approval.describe(request('personal_sign', [message, smart.address], { chainName: 'Anvil', smartAccount: environment }))
+    expect(description.rows).toEqual([...smartRows, { label: approveText.message, value: 'Sign in to example.org' }])
+    expect(description.message).toBe(message)
+  })
+
+  test('behavior: typed data is for the smart account\'s address', () => {
+    const description = Approval.describe(request('eth_signTypedData_v4', [smart.address.toLowerCase(), mail], { chainName: 'Anvil', smartAccount: environment }))
+    expect(description.rows.slice(0, 3)).toEqual(smartRows)
+    expect(description.typedData?.primaryType).toBe('Mail')
+  })
+
+  test.each([
+    ['personal_sign', [toHex('hi'), from], "personal_sign: the address is not this wallet's address"],
+    ['eth_signTypedData_v4', [from, mail], "eth_signTypedData_v4: the address is not this wallet's address"],
+  ] as const)('error: %s for the key\'s own address is refused: the dapp knows only the smart account', (method, params, message) => {
+    expect(() => Approval.describe(request(method, [...params], { smartAccount: environment }))).toThrow(message)
+  })
+
+  test('error: eth_sendTransaction: a smart account sends operations', () => {
+    expect(() => send(transfer, { smartAccount: environment })).toThrow('eth_sendTransaction: a smart account sends user operations, not transactions')
+    expect(() => send({ ...transfer, from: smart.address }, { smartAccount: environment })).toThrow(Approval.InvalidRequest)
+  })
+})
+
+const paymaster = { paymaster: '0x1111111111111111111111111111111111111111', paymasterVerificationGasLimit: 40_000n, paymasterPostOpGasLimit: 10_000n, paymasterData: '0xabcdef' } as const
+
+/** An operation as the frame sends it: viem's ERC-7769 JSON of what its bundler client prepared. */
+function operation(calls: SmartAccount.Call[], change: Partial<UserOperation<'0.7'>> = {}) {
+  return formatUserOperationRequest({
+    sender: smart.address,
+    nonce: 3n,
+    callData: SmartAccount.encodeCalls(calls),
+    callGasLimit: 100_000n,
+    verificationGasLimit: 300_000n,
+    preVerificationGas: 50_000n,
+    maxFeePerGas: 2_000_000_000n,
+    maxPriorityFeePerGas: 1_000_000_000n,
+    ...change,
+  })
+}
+
+function signUserOperation(op: unknown, extra: Partial<Approval.Request> = {}) {
+  return Approval.describe(request('eth_signUserOperation', [op], { chainName: 'Anvil', smartAccount: environment, ...extra }))
+}
+
+describe('describe: eth_signUserOperation', () => {
+  const erc20Transfer = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [bob, 1_000_000n] })
+
+  test('behavior: a sponsored call shows its recipient and value, and the app paying the fee; the owner signs the PackedUserOperation', () => {
+    const description = signUserOperation(operation([{ to: bob, value: parseEther('0.1'), data: '0x' }], paymaster))
+    expect(description.title).toBe(approveText.methods.eth_signUserOperation)
+    expect(description.rows).toEqual([
+      ...smartRows,
+      { label: approveText.to, value: bob, mono: true },
+      { label: approveText.value, value: '0.1 ETH' },
+      { label: approveText.networkFee, value: approveText.sponsored },
+    ])
+    const { operation: read, typedData } = description.userOperation!
+    expect(read).toMatchObject({ sender: smart.address, nonce: 3n, ...paymaster })
+    expect(typedData).toEqual(SmartAccount.userOperationTypedData(read, { chainId: 31337, entryPoint: environment.EntryPoint }))
+    expect(typedData.domain).toMatchObject({ chainId: 31337, verifyingContract: smart.address })
+  })
+
+  test('behavior: an unsponsored batch numbers its calls, decodes the ERC-20 transfer, and shows the most the fee can be', () => {
+    const calls: SmartAccount.Call[] = [
+      { to: token, value: 0n, data: erc20Transfer },
+      { to: bob, value: parseEther('0.5'), data: '0x' },
+    ]
+    // viem fills zero paymaster gas limits from the bundler's estimate even without a paymaster.
+    const op = operation(calls, { paymasterVerificationGasLimit: 0n, paymasterPostOpGasLimit: 0n })
+    const description = signUserOperation(op, { nativeSymbol: 'ETH', fiat: { price: 3000, currency: 'USD' } })
+    expect(description.rows.slice(3)).toEqual([
+      { label: format(approveText.callNumbered, { n: 1, count: 2 }), value: '', heading: true },
+      { label: approveText.to, value: token, mono: true },
+      { label: approveText.value, value: '0 ETH (≈ $0.00)' },
+      { label: approveText.call, value: `transfer\nrecipient: ${bob}\namount: 1,000,000`, mono: true },
+      { label: format(approveText.callNumbered, { n: 2, count: 2 }), value: '', heading: true },
+      { label: approveText.to, value: bob, mono: true },
+      { label: approveText.value, value: '0.5 ETH (≈ $1,500.00)' },
+      // (100,000 + 300,000 + 50,000) gas × 2 gwei
+      { label: approveText.fee, value: '0.0009 ETH (≈ $2.70)' },
+    ])
+    expect(description.userOperation?.operation.paymaster).toBeUndefined()
+    expect(SmartAccount.maxCost(description.userOperation!.operation)).toBe(parseEther('0.0009'))
+  })
+
+  test('behavior: the first operation says it creates the account, and signs its deployment', () => {
+    const description = signUserOperation(operation([{ to: bob, value: 1n, data: '0x' }], { factory: smart.factory, factoryData: smart.factoryData, ...paymaster }))
+    expect(description.rows[3]).toEqual({ label: approveText.smartAccount, value: approveText.accountCreated })
+    expect(description.userOperation?.typedData.message.initCode).toBe(`${smart.factory}${smart.factoryData.slice(2)}`)
+    const later = signUserOperation(operation([{ to: bob, value: 1n, data: '0x' }], paymaster))
+    expect(later.rows.some((r) => r.value === approveText.accountCreated)).toBe(false)
+  })
+
+  test('error: without the smart account it is refused', () => {
+    expect(() => Approval.describe(request('eth_signUserOperation', [operation([{ to: bob, value: 1n, data: '0x' }])]))).toThrow(
+      'eth_signUserOperation: this wallet signs operations only for its smart account',
+    )
+  })
+
+  test('error: an operation for another sender, or calls it cannot show, is refused before it is shown', () => {
+    const calls: SmartAccount.Call[] = [{ to: bob, value: 1n, data: '0x' }]
+    expect(() => signUserOperation(operation(calls, { sender: from }))).toThrow("sender is not this wallet's smart account")
+    expect(() => signUserOperation({ ...operation(calls), callData: erc20Transfer })).toThrow('its calls cannot be shown')
+  })
+
+  test.each([
+    ['no params', []],
+    ['two operations', [operation([{ to: bob, value: 1n, data: '0x' }]), operation([{ to: bob, value: 1n, data: '0x' }])]],
+  ])('error: %s', (_, params) => {
+    expect(() => Approval.describe(request('eth_signUserOperation', params, { smartAccount: environment }))).toThrow(Approval.InvalidRequest)
   })
 })

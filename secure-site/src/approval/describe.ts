@@ -1,4 +1,5 @@
 import * as Caip from '@doorway/shared/Caip'
+import * as SmartAccount from '@doorway/shared/SmartAccount'
 import { approveText } from '@doorway/shared/texts/approve'
 import { format } from '@doorway/shared/Texts'
 import {
@@ -18,6 +19,7 @@ import {
   toFunctionSelector,
   type TransactionSerializableEIP1559,
 } from 'viem'
+import * as UserOperation from './describeUserOperation.js'
 import * as Display from './internal/display.js'
 import { InvalidRequest } from './internal/errors.js'
 import * as TypedData from './internal/typedData.js'
@@ -31,15 +33,20 @@ export { InvalidRequest }
 /** Longest personal_sign message, in bytes, and longest typed-data document, in characters. */
 export const maxMessageBytes = 65_536
 
-export type Method = 'personal_sign' | 'eth_signTypedData_v4' | 'eth_sendTransaction'
+export type Method = 'personal_sign' | 'eth_signTypedData_v4' | 'eth_sendTransaction' | 'eth_signUserOperation'
 
 export type Request = {
   method: Method
   params: readonly unknown[]
   /** CAIP-2, e.g. 'eip155:31337' */
   chainId: string
-  /** The embedded wallet's own address. */
+  /** The embedded wallet's own (EOA) key address: the signer, and the smart account's owner. */
   from: Address
+  /**
+   * The person's smart account (issue 25): the account shown and signed for is the one `from` owns with
+   * this Delegation Framework, derived here, never an address the frame names.
+   */
+  smartAccount?: SmartAccount.Environment
   chainName?: string
   nativeSymbol?: string
   /** The native coin's price in the dapp's currency, as the frame knows it. */
@@ -52,6 +59,8 @@ export type Row = {
   mono?: boolean
   /** A row the person must not miss: what the wallet could not read. */
   tone?: 'warning'
+  /** Starts a group of the rows that follow (a call of a batch, "Call 1 of 2"): its label is the heading. */
+  heading?: boolean
 }
 
 /** What the approval screen shows, and exactly what the signer signs once it is approved. */
@@ -65,14 +74,25 @@ export type Description = {
   typedData?: TypedData.Definition
   /** eth_sendTransaction: for viem's `signTransaction` as is. */
   transaction?: TransactionSerializableEIP1559
+  /** eth_signUserOperation: the operation read, and the EIP-712 data the owner key signs for it (viem's `signTypedData`). */
+  userOperation?: { operation: SmartAccount.UserOperation; typedData: ReturnType<typeof SmartAccount.userOperationTypedData> }
 }
 
-type Context = { request: Request; chainId: number; from: Address; rows: Row[] }
+type Context = {
+  request: Request
+  chainId: number
+  /** The address shown and signed for: the key's own, or its smart account's. */
+  from: Address
+  owner: Address
+  smartAccount: SmartAccount.Environment | undefined
+  rows: Row[]
+}
 
 const describers = {
   personal_sign: personalSign,
   eth_signTypedData_v4: signTypedData,
   eth_sendTransaction: sendTransaction,
+  eth_signUserOperation: signUserOperation,
 } as const satisfies Record<Method, (params: readonly unknown[], context: Context) => Description>
 
 /** Decodes and checks an unsafe request for the approval screen; throws InvalidRequest when malformed. */
@@ -81,12 +101,16 @@ export function describe(request: Request): Description {
   if (!Array.isArray(request.params)) throw new InvalidRequest(`${request.method}: params is not a list`)
   const chainId = eip155Chain(request.chainId)
   if (!isAddress(request.from, { strict: false })) throw new InvalidRequest('The wallet address is not an address')
-  const from = getAddress(request.from)
+  const owner = getAddress(request.from)
+  const { smartAccount } = request
+  const from = smartAccount ? SmartAccount.counterfactual(owner, smartAccount).address : owner
   const rows: Row[] = [
     { label: approveText.network, value: networkLabel(request) },
     { label: approveText.from, value: from, mono: true },
+    // The dapp knows only the smart account's address; the key signs, and the account checks it (ERC-1271).
+    ...(smartAccount ? [{ label: approveText.signsAs, value: approveText.smartAccount }] : []),
   ]
-  return describers[request.method](request.params, { request, chainId, from, rows })
+  return describers[request.method](request.params, { request, chainId, from, owner, smartAccount, rows })
 }
 
 function eip155Chain(id: string): number {
@@ -172,6 +196,7 @@ function quantity(value: unknown, what: string): bigint {
 }
 
 function sendTransaction(params: readonly unknown[], context: Context): Description {
+  if (context.smartAccount) throw invalidTransaction('a smart account sends user operations, not transactions')
   const [tx] = exactly(params, 1, 'eth_sendTransaction')
   if (typeof tx !== 'object' || tx === null || Array.isArray(tx)) throw invalidTransaction('the transaction is not an object')
   const transaction = toTransaction(tx as Record<string, unknown>, context)
@@ -188,6 +213,35 @@ function sendTransaction(params: readonly unknown[], context: Context): Descript
       ...callRows(to, data),
     ],
     transaction,
+  }
+}
+
+function signUserOperation(params: readonly unknown[], context: Context): Description {
+  const { smartAccount, owner, chainId, request } = context
+  if (!smartAccount) throw new InvalidRequest('eth_signUserOperation: this wallet signs operations only for its smart account')
+  const [input] = exactly(params, 1, 'eth_signUserOperation')
+  const { operation, calls } = UserOperation.parse(input, { owner, environment: smartAccount })
+  const symbol = optionalText(request.nativeSymbol, 'nativeSymbol') ?? 'ETH'
+  const callRowsOf = (call: SmartAccount.Call, i: number): Row[] => [
+    ...(calls.length > 1 ? [{ label: format(approveText.callNumbered, { n: i + 1, count: calls.length }), value: '', heading: true }] : []),
+    { label: approveText.to, value: call.to, mono: true },
+    { label: approveText.value, value: Display.native(call.value, symbol, request.fiat) },
+    ...callRows(call.to, call.data),
+  ]
+  const fee: Row = operation.paymaster
+    ? { label: approveText.networkFee, value: approveText.sponsored }
+    : { label: approveText.fee, value: Display.native(SmartAccount.maxCost(operation), symbol, request.fiat) }
+  return {
+    method: 'eth_signUserOperation',
+    title: approveText.methods.eth_signUserOperation,
+    rows: [
+      ...context.rows,
+      // Its first operation deploys the account (ERC-4337 factory): the person learns it is made now.
+      ...(operation.factory ? [{ label: approveText.smartAccount, value: approveText.accountCreated }] : []),
+      ...calls.flatMap(callRowsOf),
+      fee,
+    ],
+    userOperation: { operation, typedData: SmartAccount.userOperationTypedData(operation, { chainId, entryPoint: smartAccount.EntryPoint }) },
   }
 }
 

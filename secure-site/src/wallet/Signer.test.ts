@@ -1,7 +1,12 @@
 import * as Protocol from '@doorway/shared/Protocol'
+import * as SmartAccount from '@doorway/shared/SmartAccount'
+import { approveText } from '@doorway/shared/texts/approve'
 import { ed25519 } from '@noble/curves/ed25519'
 import { base58, base64 } from '@scure/base'
 import { Keypair, PublicKey, SystemProgram, Transaction, VersionedTransaction } from '@solana/web3.js'
+import { type Hex, parseEther, recoverMessageAddress, recoverTypedDataAddress, toHex } from 'viem'
+import { formatUserOperationRequest } from 'viem/account-abstraction'
+import { privateKeyToAccount } from 'viem/accounts'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type * as Approval from '../approval/Approval.js'
 import * as Device from './Device.js'
@@ -24,11 +29,13 @@ const chainId = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
 const entropy = () => Uint8Array.from({ length: 16 }, (_, i) => i * 3)
 const keyOf = () => Solana.fromEntropy(entropy())
 const address = keyOf().address
+// Anvil's first key as the wallet's EVM key: the smart account's owner.
+const owner = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
 
 /** A wallet unlocked in memory, as after a sign-in: no server is asked (no enrolled device). */
 function unlockedWallet(): Wallet.Wallet {
   const wallet = Wallet.create({ store: Device.memoryStore(), base: 'http://127.0.0.1:1', vaultPublicKey: new Uint8Array(), vaultSigningKey: new Uint8Array(), serverPublicKey: new Uint8Array() })
-  wallet.unlocked = { account: undefined as never, solana: keyOf(), email: 'person@example.com', timer: setTimeout(() => {}, 0) }
+  wallet.unlocked = { account: owner, solana: keyOf(), email: 'person@example.com', timer: setTimeout(() => {}, 0) }
   return (current = wallet)
 }
 
@@ -84,5 +91,102 @@ describe('sign: Solana', () => {
   test('error: a wallet that locked while the person decided signs nothing: 4100', async () => {
     decide = (wallet) => (Wallet.lock(wallet), 'approved')
     await expect(sign('solana_signTransaction', transfer())).rejects.toMatchObject({ code: 4100 })
+  })
+})
+
+// The devnet's Delegation Framework addresses (any do: nothing here reaches a chain).
+const environment: SmartAccount.Environment = {
+  EntryPoint: '0x0000000071727De22E5E9d8BAf0edAc6f37da032',
+  DelegationManager: '0xFe36d33e04115203d2914caFbf84A949B35e8426',
+  SimpleFactory: '0x6D8da4B12D658a36909ec1C75F81E54B8DB4eBf9',
+  implementations: { HybridDeleGatorImpl: '0x407B5a261EC38a3F1b5cEBfF931a6Fe647EB07A5' },
+}
+const smart = SmartAccount.counterfactual(owner.address, environment)
+const bob = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+
+const signEvm = (method: Signer.Options['method'], params: unknown[], smartAccount: SmartAccount.Environment | null = environment) =>
+  Signer.sign({
+    wallet: unlockedWallet(),
+    method,
+    params,
+    chainId: 'eip155:31337',
+    ...(smartAccount && { smartAccount }),
+    host: { origin: 'https://dapp.example', attested: true },
+    root: {} as HTMLElement,
+    signal: new AbortController().signal,
+  })
+
+/** A first, sponsored operation as the frame's bundler client prepares it (ERC-7769 JSON). */
+const userOperation = formatUserOperationRequest({
+  sender: smart.address,
+  nonce: 0n,
+  factory: smart.factory,
+  factoryData: smart.factoryData,
+  callData: SmartAccount.encodeCalls([{ to: bob, value: parseEther('0.01'), data: '0x' }]),
+  callGasLimit: 100_000n,
+  verificationGasLimit: 300_000n,
+  preVerificationGas: 50_000n,
+  maxFeePerGas: 2_000_000_000n,
+  maxPriorityFeePerGas: 1_000_000_000n,
+  paymaster: '0x1111111111111111111111111111111111111111',
+  paymasterVerificationGasLimit: 40_000n,
+  paymasterPostOpGasLimit: 10_000n,
+  paymasterData: '0xabcdef',
+})
+
+describe('sign: smart account', () => {
+  test('behavior: an approved eth_signUserOperation answers the owner key\'s 65-byte signature of the operation\'s PackedUserOperation', async () => {
+    const result = await signEvm('eth_signUserOperation', [userOperation])
+    expect(Protocol.secureResults.sign({ result })).toBe(true)
+    expect(result).toMatch(/^0x[0-9a-f]{130}$/)
+    const read = {
+      sender: smart.address,
+      nonce: 0n,
+      factory: smart.factory,
+      factoryData: smart.factoryData,
+      callData: userOperation.callData,
+      callGasLimit: 100_000n,
+      verificationGasLimit: 300_000n,
+      preVerificationGas: 50_000n,
+      maxFeePerGas: 2_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+      paymaster: '0x1111111111111111111111111111111111111111',
+      paymasterVerificationGasLimit: 40_000n,
+      paymasterPostOpGasLimit: 10_000n,
+      paymasterData: '0xabcdef',
+    } as const
+    const typedData = SmartAccount.userOperationTypedData(read, { chainId: 31337, entryPoint: environment.EntryPoint })
+    expect(await recoverTypedDataAddress({ ...typedData, signature: result as Hex })).toBe(owner.address)
+    // Bound to the chain: the same operation on another chain is another signature.
+    const elsewhere = SmartAccount.userOperationTypedData(read, { chainId: 1, entryPoint: environment.EntryPoint })
+    expect(await recoverTypedDataAddress({ ...elsewhere, signature: result as Hex })).not.toBe(owner.address)
+    expect(asked).toHaveLength(1)
+    expect(asked[0]!.title).toBe(approveText.methods.eth_signUserOperation)
+    expect(asked[0]!.rows.find((row) => row.label === approveText.from)?.value).toBe(smart.address)
+  })
+
+  test('behavior: personal_sign for the smart account shows its address and answers the owner\'s signature of the message (the account checks it, ERC-1271)', async () => {
+    const message = toHex('Sign in to dapp.example')
+    const result = await signEvm('personal_sign', [message, smart.address])
+    expect(await recoverMessageAddress({ message: { raw: message }, signature: result as Hex })).toBe(owner.address)
+    expect(asked[0]!.rows.slice(1, 3)).toEqual([
+      { label: approveText.from, value: smart.address, mono: true },
+      { label: approveText.signsAs, value: approveText.smartAccount },
+    ])
+  })
+
+  test.each([
+    ['personal_sign for the key\'s own address', 'personal_sign', [toHex('hi'), owner.address], environment, "the address is not this wallet's address"],
+    ['eth_sendTransaction from a smart account', 'eth_sendTransaction', [{ from: smart.address, to: bob, gas: '0x5208', nonce: '0x0', maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x1' }], environment, 'a smart account sends user operations'],
+    ['eth_signUserOperation without the smart account', 'eth_signUserOperation', [userOperation], null, 'signs operations only for its smart account'],
+    ['an operation for another account', 'eth_signUserOperation', [{ ...userOperation, sender: owner.address }], environment, "sender is not this wallet's smart account"],
+  ] as const)('error: %s is refused with -32602, and the person is never asked', async (_, method, params, smartAccount, message) => {
+    await expect(signEvm(method, [...params], smartAccount)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining(message) })
+    expect(asked).toHaveLength(0)
+  })
+
+  test('error: a rejected operation is 4001 and signs nothing', async () => {
+    decide = () => 'rejected'
+    await expect(signEvm('eth_signUserOperation', [userOperation])).rejects.toMatchObject({ code: 4001 })
   })
 })

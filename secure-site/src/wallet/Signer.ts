@@ -4,7 +4,9 @@
  * the approval, so a late click after an abort signs nothing. The frame gets a signature, or for
  * eth_sendTransaction the signed raw transaction it broadcasts (this origin has no chain access); for
  * solana_signTransaction the whole transaction with the signature in place (base64), for
- * solana_signMessage the signature (base58).
+ * solana_signMessage the signature (base58). For the person's smart account (issue 25) the key signs as its
+ * owner: messages and typed data as they are (the account checks them, ERC-1271), and the operations the
+ * frame builds (eth_signUserOperation) as the account's EIP-712 PackedUserOperation.
  */
 import * as Errors from '@doorway/shared/Errors'
 import type * as Protocol from '@doorway/shared/Protocol'
@@ -15,10 +17,12 @@ import * as Wallet from './Wallet.js'
 
 export type Options = {
   wallet: Wallet.Wallet
-  method: (typeof Protocol.embeddedUnsafeMethods)[number]
+  method: (typeof Protocol.secureSignMethods)[number]
   params: unknown[]
   chainId: string
   network?: Protocol.SecureParams['sign']['network']
+  /** The Delegation Framework on this chain: the account signed for is the smart account this key owns. */
+  smartAccount?: Protocol.SecureParams['sign']['smartAccount']
   host: { origin: string; attested: boolean }
   root: HTMLElement
   signal: AbortSignal
@@ -38,9 +42,18 @@ async function signEvm(options: Options & { method: Describe.Method }): Promise<
   const account = await Wallet.account(wallet, signal)
   let description: Describe.Description
   try {
-    const { network } = options
+    const { network, smartAccount } = options
     const fiat = network?.price !== undefined && network.currency ? { price: network.price, currency: network.currency } : undefined
-    description = Describe.describe({ method, params, chainId, from: account.address, ...(network && { chainName: network.name, nativeSymbol: network.symbol }), ...(fiat && { fiat }) })
+    description = Describe.describe({
+      method,
+      params,
+      chainId,
+      // The key's own address: the smart account is derived from it in describe, never taken from the frame.
+      from: account.address,
+      ...(smartAccount && { smartAccount }),
+      ...(network && { chainName: network.name, nativeSymbol: network.symbol }),
+      ...(fiat && { fiat }),
+    })
   } catch (error) {
     throw new Errors.ProviderRpcError(error instanceof Error ? error.message : String(error), { code: -32602 })
   }
@@ -49,6 +62,7 @@ async function signEvm(options: Options & { method: Describe.Method }): Promise<
   if (description.message !== undefined) return account.signMessage({ message: { raw: description.message } })
   if (description.typedData) return account.signTypedData(description.typedData as TypedDataDefinition)
   if (description.transaction) return account.signTransaction(description.transaction)
+  if (description.userOperation) return account.signTypedData(description.userOperation.typedData)
   throw Errors.userRejected()
 }
 

@@ -25,6 +25,7 @@ import * as Names from './api/names.js'
 import * as Nfts from './api/nfts.js'
 import * as Onramp from './api/onramp.js'
 import * as Sessions from './api/sessions.js'
+import * as SmartAccounts from './api/smartAccounts.js'
 import * as S from './Described.js'
 
 // ---- fields -----------------------------------------------------------------------------------------
@@ -445,6 +446,15 @@ export const table = {
     },
     result: Names.success,
     errors: [400, 401, 403, 404],
+  }),
+  smartAccounts: Contract.route({
+    method: 'GET',
+    path: '/v1/smart-accounts/:chainId',
+    summary: "A network's ERC-4337 bundler, optional ERC-7677 paymaster and Delegation Framework addresses (issue 25); 404 where it has no smart accounts",
+    params: { chainId: chain('chainId') },
+    query: project,
+    result: SmartAccounts.smartAccounts,
+    errors: [400, 403, 404],
   }),
   wallets: Contract.route({
     method: 'GET',

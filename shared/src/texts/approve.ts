@@ -25,7 +25,16 @@ export const approveText = {
     eth_sendTransaction: 'Send a transaction',
     solana_signTransaction: 'Sign a transaction',
     solana_signMessage: 'Sign a message',
+    eth_signUserOperation: 'Send from your smart account',
   },
+  // The person's smart account (issue 25, docs/embedded-wallet.md §1, §7): the address shown is the account's,
+  // signed for by the wallet's key; an operation's calls are listed one by one.
+  signsAs: 'Signs as',
+  smartAccount: 'Smart account',
+  accountCreated: 'Created by this operation',
+  callNumbered: 'Call {n} of {count}',
+  networkFee: 'Network fee',
+  sponsored: 'Paid by the app (sponsored)',
   // Solana (docs/embedded-wallet.md §7): each instruction in words, a warning for what cannot be.
   solanaNetwork: 'Solana {id}',
   account: 'Account',

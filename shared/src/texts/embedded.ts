@@ -12,6 +12,22 @@ export const embeddedText = {
   exportHint: 'Your recovery phrase and key are shown only by the secure wallet, on its own origin.',
   security: 'Devices and activity',
   securityHint: 'Your devices and the wallet\'s activity are shown by the secure wallet, on its own origin.',
+  // The smart account (issue 25): the Account view's account type, and what its operations can meet.
+  accountType: 'Account type',
+  eoa: 'Regular account',
+  smartAccount: 'Smart account',
+  eoaHint: 'Your key\'s own address. You pay network fees in ETH.',
+  smartHint: 'A contract account your key controls: several calls in one transaction, and no ETH needed where the app pays the fees.',
+  switchToSmart: 'Switch to smart account',
+  switchToEoa: 'Switch to regular account',
+  switchNote: 'Your address changes. Apps see the new one at once, and it stays your choice the next time you connect. Funds stay at the address that holds them.',
+  switching: 'Switching…',
+  notDeployed: 'Created on chain with its first transaction',
+  sponsored: 'Network fees paid by the app',
+  smartAccountUnavailable: 'Smart accounts are not available on {network}',
+  smartAccountUnreachable: 'Your smart account could not be reached on {network}: connected with your regular account',
+  bundlerDown: 'The smart account service did not answer ({reason}). Try again, or switch to your regular account.',
+  operationReverted: 'The transaction reverted on chain {reason}',
 } as const
 
 // The devices and activity screen, rendered by the secure-site itself (docs/embedded-wallet.md §10).

@@ -21,6 +21,7 @@ export const sendText = {
   to: 'To',
   network: 'Network',
   fee: 'Network fee',
+  sponsoredFee: 'Paid by the app',
   estimating: 'Estimating the network fee',
   insufficientGas: 'Not enough {symbol} to pay the network fee.',
   insufficientTotal: 'Not enough {symbol} for this amount plus the network fee.',

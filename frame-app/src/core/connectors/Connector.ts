@@ -23,6 +23,8 @@ export type Connector = {
   standardId?: string
   /** spec §3 account types: undefined is an EOA; smart accounts skip the gas check (spec §6). */
   accountType?: 'eoa' | 'smartAccount'
+  /** A smart account whose network fees a paymaster pays (issue 25): spec §5's gas check does not apply to it. */
+  gasless?: boolean
   /** spec §3 Account.user: the embedded wallet's login. */
   /** spec §3 Account user: the embedded wallet's login, with a social sign-in's name and picture. */
   user?: { email: string; username?: string; avatar?: string }
@@ -40,6 +42,12 @@ export type Connector = {
   /** Ends the connection on the wallet's side too (a WalletConnect session); else EIP-2255 revoke. */
   disconnect?(): Promise<void>
 }
+
+/**
+ * spec §5/§6 "smart accounts skip the gas check", read as the README says: a smart account whose fees a
+ * paymaster pays. An unsponsored one pays its own fees, so its balance is checked like an EOA's.
+ */
+export const paysNoGas = (connector: Connector | undefined): boolean => connector?.accountType === 'smartAccount' && connector.gasless === true
 
 /** The WalletConnect connector's id (its module is a lazy chunk; this constant is not). */
 export const walletConnectId = 'walletConnect'

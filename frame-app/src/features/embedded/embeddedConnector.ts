@@ -13,6 +13,7 @@ import * as Protocol from '@doorway/shared/Protocol'
 import { base58, base64 } from '@scure/base'
 import { type Connector, embeddedId } from '../../core/connectors/Connector.js'
 import type { User } from './embedded.js'
+import * as SmartRequests from './smartRequests.js'
 
 /** Answered by the chain's RPC as they are: reading never needs the key. */
 export const readMethods: ReadonlySet<string> = new Set([
@@ -60,26 +61,14 @@ export type Options = {
   approve<T>(op: string, sign: (signal: AbortSignal) => Promise<T>): Promise<T>
   /** spec §4: an unknown method is refused with an error toast. */
   refused(method: string): void
+  /** The person's smart account (issue 25), when they chose it and the chain has smart accounts: the dapp sees its address. */
+  smart?: SmartRequests.Smart | undefined
   fetch?: typeof fetch
 }
 
 export function create(options: Options): Connector {
   const { secure, account, host } = options
-  const fetcher = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args))
-
-  async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
-    const { rpcUrl } = options.chain()
-    if (!rpcUrl) throw Errors.chainDisconnected()
-    const response = await fetcher(rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-      signal: AbortSignal.timeout(rpcTimeoutMs),
-    })
-    const json = (await response.json()) as { result?: unknown; error?: { code?: number; message?: string } }
-    if (json.error) throw Errors.fromCode(typeof json.error.code === 'number' ? json.error.code : Errors.codes.default, json.error.message)
-    return json.result
-  }
+  const rpc = rpcOf(options)
 
   /** The frame fills what the secure-site cannot know without the chain; it shows the result itself. */
   async function prepare(input: unknown): Promise<Record<string, string>> {
@@ -123,17 +112,22 @@ export function create(options: Options): Connector {
     })
   }
 
+  const smart = options.smart
+  const smartContext = smart && smartContextOf(options, smart)
+
   return {
     id: embeddedId,
     name: account.email,
     type: 'AUTH',
     namespaces: ['eip155', 'solana'],
     solana: solanaSigner(options),
-    accountType: 'eoa',
+    accountType: smart ? 'smartAccount' : 'eoa',
+    ...(smart && { gasless: smart.sponsored }),
     user: loginOf(account),
     async request({ method, params }) {
       const list = Array.isArray(params) ? params : []
-      if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [account.address]
+      if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [smart?.address ?? account.address]
+      if (smartContext && SmartRequests.methods.has(method)) return SmartRequests.request(smartContext, method, list)
       if (method === 'eth_chainId') return Caip.eip155Hex(options.chain().chainId)
       // The modal's own network switch decides among the dapp's networks (host/requests.ts).
       if (method === 'wallet_switchEthereumChain') {
@@ -149,6 +143,44 @@ export function create(options: Options): Connector {
       throw Errors.unsupportedMethod(`Action not allowed: ${method}`)
     },
     disconnect: () => secure.call('signOut', {}).then(() => undefined),
+  }
+}
+
+/** Reads from the current chain's RPC (docs/embedded-wallet.md §6): reading never needs the key. */
+function rpcOf(options: Options) {
+  const fetcher = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args))
+  return async (method: string, params: unknown[] = []): Promise<unknown> => {
+    const { rpcUrl } = options.chain()
+    if (!rpcUrl) throw Errors.chainDisconnected()
+    const response = await fetcher(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      signal: AbortSignal.timeout(rpcTimeoutMs),
+    })
+    const json = (await response.json()) as { result?: unknown; error?: { code?: number; message?: string } }
+    if (json.error) throw Errors.fromCode(typeof json.error.code === 'number' ? json.error.code : Errors.codes.default, json.error.message)
+    return json.result
+  }
+}
+
+/** The smart account's requests (smartRequests.ts), approved and signed in the secure-site as the account's. */
+function smartContextOf(options: Options, smart: SmartRequests.Smart): SmartRequests.Context {
+  const { secure, host } = options
+  // The secure-site shows the smart account, derived from its own key and `environment`, never from here.
+  const sign = <T>(method: Protocol.SecureParams['sign']['method'], params: unknown[], environment: Protocol.SecureParams['sign']['smartAccount'], then: (signature: `0x${string}`) => Promise<T>) => {
+    const op = Ids.random()
+    const { chainId, network } = options.chain()
+    return options.approve(op, async (signal) => {
+      const { result } = await secure.call('sign', { op, method, params, chainId, host, ...(network && { network }), smartAccount: environment }, { signal, timeoutMs: approvalTimeoutMs })
+      return then(result as `0x${string}`)
+    })
+  }
+  return {
+    smart,
+    chainId: () => options.chain().chainId,
+    signOperation: (operation, environment, send) => sign('eth_signUserOperation', [operation], environment, send),
+    signAsOwner: (method, params, environment) => sign(method, params, environment, async (signature) => signature),
   }
 }
 

@@ -17,7 +17,10 @@ import { embeddedText } from '@doorway/shared/texts/embedded'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { atom, type Getter, type Setter } from 'jotai'
 import { configAtom, hostOriginAtom } from '../../core/config.js'
-import { type Account, accountsAtom, activeNamespaceAtom, establishAtom } from '../../core/connection.js'
+import { type Account, accountAtom, accountsAtom, activeNamespaceAtom, establishAtom, toProtocol } from '../../core/connection.js'
+import { publishAtom } from '../../core/events.js'
+import { type Connector, embeddedId } from '../../core/connectors/Connector.js'
+import { type AccountType, preferredAccountTypeAtom, smartFor, smartUnavailableAtom } from './accountType.js'
 import { approvalAtom } from './embedded.js'
 import { notifyAtom } from '../../core/host.js'
 import { openAtom } from '../../core/modal.js'
@@ -55,14 +58,58 @@ export async function secureCall<T>(get: Getter, run: (channel: Channel, op: str
 /** spec §7: a request to the secure-site gives up after 30 s. */
 export const requestTimeout = { timeoutMs: Constants.embeddedRequestTimeoutMs }
 
-/** The embedded account becomes the connection, through the same connector interface as any wallet. */
+/** The embedded account as the secure-site gave it at the last connect: the Account view's switch reconnects it. */
+const embeddedAccountAtom = atom<Protocol.EmbeddedAccount | undefined>(undefined)
+
+/**
+ * The embedded account becomes the connection, through the same connector interface as any wallet. The
+ * account type is decided here, once per connect (spec §4): its smart account when the person prefers it
+ * and the chain has smart accounts (accountType.ts), else the key's own address.
+ */
 export const adoptAtom = atom(null, async (get, set, { account, restored }: { account: Protocol.EmbeddedAccount; restored: boolean }) => {
-  const channel = readyChannel(get)!
-  const { create } = await import('./embeddedConnector.js')
   const networks = get(configAtom)!.networks
   const active = get(activeNetworkAtom)?.caipNetworkId
   const evm = networks.find((n) => n.caipNetworkId === active && active.startsWith('eip155:')) ?? networks.find((n) => n.caipNetworkId.startsWith('eip155:'))
   const chainId = evm?.caipNetworkId ?? networks[0]!.caipNetworkId
+  const { connector, address } = await connectorFor(get, set, account, chainId)
+  // The same seed holds a Solana key (docs/embedded-wallet.md): the account on the dapp's Solana network in use, if it has one.
+  const solana = networks.find((n) => n.caipNetworkId === active && active.startsWith('solana:')) ?? networks.find((n) => n.caipNetworkId.startsWith('solana:'))
+  const accounts: Account[] = [
+    ...(evm || !solana ? [{ connector, address, chainId }] : []),
+    ...(solana ? [{ connector, address: account.solanaAddress, chainId: solana.caipNetworkId }] : []),
+  ]
+  const primary = accounts.find((a) => a.chainId.split(':')[0] === get(activeNamespaceAtom)) ?? accounts[0]!
+  set(establishAtom, { account: primary, others: accounts.filter((a) => a !== primary), restored })
+})
+
+/**
+ * The Account view's switch (issue 25): the other account type becomes the person's choice and the wallet
+ * reconnects with it at once; the dapp sees accountsChanged. A chain without smart accounts keeps the EOA,
+ * and the view says why.
+ */
+export const switchAccountTypeAtom = atom(null, async (get, set, type: AccountType) => {
+  const account = get(embeddedAccountAtom)
+  const current = get(accountsAtom).eip155
+  set(preferredAccountTypeAtom, type)
+  if (!account || !current || current.connector.id !== embeddedId) return
+  const { connector, address } = await connectorFor(get, set, account, current.chainId)
+  const solana = get(accountsAtom).solana
+  if (solana?.connector.id === embeddedId) set(accountAtom, { ...solana, connector })
+  const next = { ...current, connector, address }
+  set(accountAtom, next)
+  // The same address when this chain has no smart account: the connector changes, the dapp hears nothing.
+  if (address === current.address) return
+  set(notifyAtom, { type: 'accountChanged', account: toProtocol(next) })
+  set(publishAtom, { type: 'accountChanged', account: next })
+})
+
+/** The embedded wallet's connector for this connect, and the EVM address the dapp sees (its smart account's, if it has one). */
+async function connectorFor(get: Getter, set: Setter, account: Protocol.EmbeddedAccount, chainId: Caip.ChainId): Promise<{ connector: Connector; address: string }> {
+  const channel = readyChannel(get)!
+  const { create } = await import('./embeddedConnector.js')
+  set(embeddedAccountAtom, account)
+  const { smart, unavailable } = await smartFor(get, account.address as `0x${string}`, chainId)
+  set(smartUnavailableAtom, unavailable)
   const describe = (id: Caip.ChainId) => {
     const network = get(configAtom)?.networks.find((n) => n.caipNetworkId === id)
     // The api prices balances in USD; the approval shows the native coin's value beside its amount.
@@ -83,16 +130,10 @@ export const adoptAtom = atom(null, async (get, set, { account, restored }: { ac
     approve: (op, sign) => set(approveAtom, { op, sign }) as Promise<never>,
     refused: (method) =>
       setTimeout(() => set(showToastAtom, { variant: 'error', message: format(embeddedText.notAllowed, { method }) }), refusalToastDelayMs),
+    smart,
   })
-  // The same seed holds a Solana key (docs/embedded-wallet.md): the account on the dapp's Solana network in use, if it has one.
-  const solana = networks.find((n) => n.caipNetworkId === active && active.startsWith('solana:')) ?? networks.find((n) => n.caipNetworkId.startsWith('solana:'))
-  const accounts: Account[] = [
-    ...(evm || !solana ? [{ connector, address: account.address, chainId }] : []),
-    ...(solana ? [{ connector, address: account.solanaAddress, chainId: solana.caipNetworkId }] : []),
-  ]
-  const primary = accounts.find((a) => a.chainId.split(':')[0] === get(activeNamespaceAtom)) ?? accounts[0]!
-  set(establishAtom, { account: primary, others: accounts.filter((a) => a !== primary), restored })
-})
+  return { connector, address: smart?.address ?? account.address }
+}
 
 /** spec §4: an unknown method's error toast comes 300 ms after the refusal. */
 export const refusalToastDelayMs = 300

@@ -110,7 +110,7 @@ afterEach(() => {
  * A store connected with a fake wallet on `chainId`, holding `balances`, with the Send flow open.
  * `events` is what the frame told the host; `calls(method)` the params of each wallet request of it.
  */
-function setup(options: { chainId?: Caip.ChainId; address?: string; accountType?: Connector['accountType']; balances?: Balance[]; wallet?: Answers } = {}) {
+function setup(options: { chainId?: Caip.ChainId; address?: string; accountType?: Connector['accountType']; gasless?: boolean; balances?: Balance[]; wallet?: Answers } = {}) {
   const store = createStore()
   const answers: Answers = { ...walletAnswers, ...options.wallet }
   const request = vi.fn(async ({ method, params }: Protocol.RpcRequest, _chainId?: Caip.ChainId) => {
@@ -118,7 +118,7 @@ function setup(options: { chainId?: Caip.ChainId; address?: string; accountType?
     if (!answer) throw Errors.unsupportedMethod()
     return answer(params)
   })
-  const connector: Connector = { id: 'test.wallet', name: 'Test Wallet', type: 'ANNOUNCED', namespaces: ['eip155'], request, accountType: options.accountType }
+  const connector: Connector = { id: 'test.wallet', name: 'Test Wallet', type: 'ANNOUNCED', namespaces: ['eip155'], request, accountType: options.accountType, ...(options.gasless !== undefined && { gasless: options.gasless }) }
   const events: Protocol.FrameEvent[] = []
   const call = async (method: string, params: unknown) => void (method === 'event' && events.push(params as Protocol.FrameEvent))
   store.set(configAtom, config)
@@ -683,12 +683,29 @@ describe('insufficientGasAtom', () => {
     ['a zero native balance', withEth('0'), usdc, '1'],
     ['a fee above the native balance', withEth('0.00004'), usdc, '1'],
     ['a native amount plus fee above the balance', withEth('1'), eth, '1'],
-  ] as const)('behavior: a smart account is never flagged, even with %s (spec §5, §6)', async (_, native, token, amount) => {
-    const { store } = setup({ balances: [native, usdc], accountType: 'smartAccount' })
+  ] as const)('behavior: a smart account a paymaster pays for is never flagged, even with %s (spec §5, §6)', async (_, native, token, amount) => {
+    const { store } = setup({ balances: [native, usdc], accountType: 'smartAccount', gasless: true })
     fill(store, token.symbol === 'ETH' ? native : token, amount)
     await store.set(estimateFeeAtom)
     expect(store.get(estimateAtom).status).toBe('ready')
     expect(store.get(insufficientGasAtom)).toBeUndefined()
+  })
+
+  test('behavior: a sponsored smart account still cannot send more ETH than it holds (the paymaster pays the fee only)', async () => {
+    const { store } = setup({ balances: [withEth('0.5'), usdc], accountType: 'smartAccount', gasless: true })
+    fill(store, withEth('0.5'), '1')
+    await store.set(estimateFeeAtom)
+    expect(store.get(insufficientGasAtom)).toBe('insufficientTotal')
+  })
+
+  test.each([
+    ['a zero native balance', withEth('0'), usdc, '1', 'insufficientGas'],
+    ['a native amount plus fee above the balance', withEth('1'), eth, '1', 'insufficientTotal'],
+  ] as const)('behavior: a smart account with no paymaster pays its own fee, so it is checked as an EOA is: %s → %s (README)', async (_, native, token, amount, flag) => {
+    const { store } = setup({ balances: [native, usdc], accountType: 'smartAccount', gasless: false })
+    fill(store, token.symbol === 'ETH' ? native : token, amount)
+    await store.set(estimateFeeAtom)
+    expect(store.get(insufficientGasAtom)).toBe(flag)
   })
 
   test('behavior: nothing is flagged before the estimate is ready, nor when it failed', async () => {

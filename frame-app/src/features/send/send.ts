@@ -20,6 +20,7 @@ import { trackAtom } from '../analytics/analytics.js'
 import { apiAtom } from '../../core/api.js'
 import { balanceRefreshAtom } from '../balances/balance.js'
 import { type Account, accountAtom } from '../../core/connection.js'
+import { paysNoGas } from '../../core/connectors/Connector.js'
 import { notifyAtom } from '../../core/host.js'
 import { activeNetworkAtom } from '../../core/network.js'
 import { replaceFromAtom } from '../../core/router.js'
@@ -192,7 +193,7 @@ export const maxAmountAtom = atom(null, async (get) => {
   return Rules.maxAmount(token, Rules.feeReserve(gas, price))
 })
 
-/** spec §5: flagged when the native balance is zero or the fee exceeds it (never for smart accounts). */
+/** spec §5: flagged when the native balance is zero or the fee exceeds it (never for a sponsored smart account, Connector.ts paysNoGas). */
 export const insufficientGasAtom = atom((get) => {
   const estimate = get(estimateAtom)
   const { gasPrice, token, sendTokenAmount } = get(formAtom)
@@ -200,11 +201,11 @@ export const insufficientGasAtom = atom((get) => {
   if (estimate.status !== 'ready' || gasPrice === undefined || !native || !token) return undefined
   const fee = estimate.gas * gasPrice
   const nativeBalance = Rules.balanceOf(native)
-  const smartAccount = get(accountAtom)?.connector.accountType === 'smartAccount'
-  if (Rules.hasInsufficientGas({ nativeBalance, fee, smartAccount })) return 'insufficientGas' as const
-  // A native send pays the amount and the fee from the same balance.
+  const gasless = paysNoGas(get(accountAtom)?.connector)
+  if (Rules.hasInsufficientGas({ nativeBalance, fee, smartAccount: gasless })) return 'insufficientGas' as const
+  // A native send pays the amount and the fee from the same balance (a paymaster pays a sponsored account's fee).
   const amount = Rules.isNative(token) && sendTokenAmount ? Rules.baseUnits(sendTokenAmount, token) : 0n
-  if (!smartAccount && amount + fee > nativeBalance) return 'insufficientTotal' as const
+  if (amount + (gasless ? 0n : fee) > nativeBalance) return 'insufficientTotal' as const
   return undefined
 })
 

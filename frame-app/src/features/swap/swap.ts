@@ -19,6 +19,7 @@ import { recordPendingAtom } from '../activity/activity.js'
 import { apiAtom } from '../../core/api.js'
 import { balanceRefreshAtom } from '../balances/balance.js'
 import { type Account, accountAtom } from '../../core/connection.js'
+import { paysNoGas } from '../../core/connectors/Connector.js'
 import { notifyAtom } from '../../core/host.js'
 import { activeNetworkAtom } from '../../core/network.js'
 import { replaceFromAtom } from '../../core/router.js'
@@ -234,8 +235,7 @@ export const swapCheckAtom = atom((get): Check => {
   const native = balances.find(SendRules.isNative)
   const nativeHeld = native ? SendRules.balanceOf(native) : 0n
   const spent = Rules.isNative(from) ? parsed.value + fee : fee
-  const smartAccount = get(accountAtom)?.connector.accountType === 'smartAccount'
-  if (!smartAccount && fee > 0n && spent > nativeHeld) return { ready: false, error: format(swapText.errors.notEnoughForFee, { symbol: native?.symbol ?? get(activeNetworkAtom)?.nativeCurrency.symbol ?? '' }) }
+  if (!paysNoGas(get(accountAtom)?.connector) && fee > 0n && spent > nativeHeld) return { ready: false, error: format(swapText.errors.notEnoughForFee, { symbol: native?.symbol ?? get(activeNetworkAtom)?.nativeCurrency.symbol ?? '' }) }
   return { ready: true }
 })
 

@@ -34,8 +34,16 @@ export const methods = [
   'wallet_getCapabilities',
   'wallet_sendCalls',
   'wallet_getCallsStatus',
+  'wallet_showCallsStatus',
   'wallet_grantPermissions',
 ]
+
+/**
+ * EIP-5792's methods go only to a wallet whose session lists them (issue 25). The provider would send an
+ * unlisted one to its sign client, which throws without a code (the dapp would read 5000, "user
+ * rejected"), or for wallet_getCallsStatus fail the same way after looking for a bundler.
+ */
+export const callsMethods: ReadonlySet<string> = new Set(['wallet_getCapabilities', 'wallet_sendCalls', 'wallet_getCallsStatus', 'wallet_showCallsStatus'])
 export const events = ['chainChanged', 'accountsChanged']
 
 /**
@@ -191,6 +199,7 @@ function connectorOf(provider: Provider, rpcMap: Record<string, string>, disconn
       if (!session.namespaces[namespace]?.methods.includes(method)) throw Errors.unsupportedMethod()
       return send(method, params, chainId)
     }
+    if (callsMethods.has(method) && !session.namespaces.eip155?.methods.includes(method)) throw notOffered(method)
     const chain = String(await provider.request({ method: 'eth_chainId' }))
     if (!session.namespaces.eip155?.methods.includes(method) && !rpcMap[chain])
       throw Errors.fromCode(Errors.codes.chainDisconnected, `No RPC URL for chain eip155:${chain}: it is not one of the app's networks`)
@@ -217,6 +226,14 @@ function connectorOf(provider: Provider, rpcMap: Record<string, string>, disconn
 /** The session's accounts (CAIP-10) of a namespace, first of each chain. */
 export function sessionAccounts(provider: { session?: { namespaces: Record<string, { accounts: string[] }> } | undefined }, namespace: Caip.Namespace) {
   return (provider.session?.namespaces[namespace]?.accounts ?? []).filter(Caip.isAccountId).map((id) => Caip.parseAccountId(id))
+}
+
+/**
+ * 4200 for a method the wallet did not approve. The text is EIP-1474's method-not-found one, which viem's
+ * sendCalls `experimental_fallback` (wagmi's useSendCalls) reads as "fall back to eth_sendTransaction".
+ */
+function notOffered(method: string): Error {
+  return Errors.unsupportedMethod(`The method "${method}" does not exist / is not available: the wallet did not approve it for this session.`)
 }
 
 /** Wallet answers become typed errors: a rejected proposal is 4001 (spec §8 / EIP-1193). */

@@ -28,6 +28,8 @@ import './Account.css'
 // Lazy chunks: Activity only when features.history is on (spec §1), NFTs when its tab opens.
 const Activity = lazy(() => import('./Activity.js'))
 const Nfts = lazy(() => import('./Nfts.js'))
+// The embedded wallet's account type and its switch (issue 25): only that wallet's Account view loads it.
+const AccountType = lazy(() => import('./AccountType.js'))
 const balanceAtom = loadable(nativeBalanceAtom)
 
 type TabKey = 'tokens' | 'nfts' | 'activity'
@@ -83,6 +85,7 @@ export function Account() {
       />
       {account?.connector.user && (
         <>
+          {namespace === 'eip155' && <Lazy view={AccountType} />}
           <button type="button" className="list-button" onClick={() => push({ view: 'WalletSecurity' })}>
             {embeddedText.security}
           </button>

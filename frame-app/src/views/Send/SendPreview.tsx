@@ -9,12 +9,27 @@ import { sendText } from '@doorway/shared/texts/send'
 import { useAtomValue, useSetAtom, useStore } from 'jotai'
 import { useEffect, useState } from 'react'
 import { accountAtom } from '../../core/connection.js'
+import { paysNoGas } from '../../core/connectors/Connector.js'
 import { activeNetworkAtom } from '../../core/network.js'
 import { popAtom, pushAtom, routeAtom } from '../../core/router.js'
 import { type Estimate, estimateAtom, estimateFeeAtom, insufficientGasAtom, sendAtom, sendErrorAtom, sendTokenAtom } from '../../features/send/send.js'
 import * as Rules from '../../features/send/sendRules.js'
 import { ReceiverCard } from './SendReceiver.js'
 import { useSendStep } from './useSendStep.js'
+
+/** Send: the wallet asks once, on the SendConfirm view; a send that left nothing behind comes back here. */
+async function submitSend(store: ReturnType<typeof useStore>, setThrown: (message: string | undefined) => void) {
+  setThrown(undefined)
+  store.set(pushAtom, { view: 'SendConfirm' })
+  const leaveConfirm = () => store.get(routeAtom).view === 'SendConfirm' && store.set(popAtom)
+  try {
+    const outcome = await store.set(sendTokenAtom)
+    if (outcome.status === 'timedOut' || outcome.status === 'kept') leaveConfirm()
+  } catch (error) {
+    leaveConfirm()
+    setThrown((error as Error).message)
+  }
+}
 
 export function SendPreview() {
   const store = useStore()
@@ -38,19 +53,7 @@ export function SendPreview() {
   const warnings = Rules.receiverWarnings(receiverAddress, { from: account.address, tokens: send.tokenBalances })
   const ready = estimate.status === 'ready' && !insufficient && !send.loading
 
-  const submit = async () => {
-    if (!ready) return
-    setThrown(undefined)
-    store.set(pushAtom, { view: 'SendConfirm' })
-    const leaveConfirm = () => store.get(routeAtom).view === 'SendConfirm' && store.set(popAtom)
-    try {
-      const outcome = await store.set(sendTokenAtom)
-      if (outcome.status === 'timedOut' || outcome.status === 'kept') leaveConfirm()
-    } catch (error) {
-      leaveConfirm()
-      setThrown((error as Error).message)
-    }
-  }
+  const submit = () => ready && submitSend(store, setThrown)
   return (
     <div className="stack">
       <div className="preview-amount">
@@ -66,7 +69,8 @@ export function SendPreview() {
         <dt>{sendText.network}</dt>
         <dd>{network?.name}</dd>
         <dt>{sendText.fee}</dt>
-        <Fee estimate={estimate} gasPrice={send.gasPrice} decimals={Number(native?.quantity.decimals ?? 18)} symbol={symbol} usd={send.gasPriceInUSD ?? 0} />
+        {/* A sponsored smart account (issue 25): the app's paymaster pays, nothing of the account's. */}
+        {paysNoGas(account.connector) ? <dd>{sendText.sponsoredFee}</dd> : <Fee estimate={estimate} gasPrice={send.gasPrice} decimals={Number(native?.quantity.decimals ?? 18)} symbol={symbol} usd={send.gasPriceInUSD ?? 0} />}
       </dl>
       {estimate.status === 'ready' && estimate.rent !== undefined && <RentNote lamports={estimate.rent} />}
       {warnings.map((warning) => (
