@@ -10,15 +10,8 @@
  */
 import { fileURLToPath } from 'node:url'
 import * as SmartAccount from '@doorway/shared/SmartAccount'
-import { type Address, createPublicClient, http } from 'viem'
-import {
-  createBundlerClient,
-  createPaymasterClient,
-  entryPoint07Abi,
-  formatUserOperationRequest,
-  toSmartAccount,
-  type UserOperation,
-} from 'viem/account-abstraction'
+import * as SmartAccountClient from '@doorway/shared/SmartAccountClient'
+import type { Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import * as Anvil from '@doorway/devnet/anvil'
 import * as SmartAccounts from '@doorway/devnet/smartAccounts/stack'
@@ -32,8 +25,6 @@ const runs = 10
 /** The frame's polling (frame-app's embedded smart account), and a finer one for the time underneath it. */
 const framePollingMs = 250
 const rawPollingMs = 50
-const requestTimeoutMs = 10_000
-const receiptTimeoutMs = 60_000
 const dead: Address = '0x000000000000000000000000000000000000dEaD'
 
 type Timed = { prepareMs: number; toReceiptMs: number }
@@ -78,53 +69,24 @@ async function measureOn(network: SmartAccounts.Network): Promise<Figures> {
 
 /**
  * A fresh owner's smart account on `network`, and one timed operation of it (a 0-value call): prepared
- * as the frame prepares it, signed as the secure-site signs it, then sent and polled for its receipt.
+ * by the frame's own client (SmartAccountClient), signed as the secure-site signs it, then sent and polled
+ * for its receipt.
  */
 async function sponsoredAccount(network: SmartAccounts.Network) {
   const owner = privateKeyToAccount(generatePrivateKey())
   const { environment } = network
-  const { address, factory, factoryData } = SmartAccount.counterfactual(owner.address, environment)
-  const client = createPublicClient({ chain: Anvil.viemChain(chain), transport: http(chain.rpcUrl, { timeout: requestTimeoutMs, retryCount: 0 }) })
-  const account = await toSmartAccount({
-    client,
-    entryPoint: { abi: entryPoint07Abi, address: environment.EntryPoint, version: '0.7' },
-    getAddress: async () => address,
-    encodeCalls: async (calls) => SmartAccount.encodeCalls(calls.map((call) => ({ to: call.to, value: call.value ?? 0n, data: call.data ?? '0x' }))),
-    decodeCalls: async (data) => SmartAccount.decodeCalls(data),
-    getFactoryArgs: async () => ({ factory, factoryData }),
-    getStubSignature: async () => SmartAccount.stubSignature,
-    // As in the frame, the owner signs between prepare and send (below), never through the account.
-    signMessage: () => Promise.reject(new Error('The bench signs only operations')),
-    signTypedData: () => Promise.reject(new Error('The bench signs only operations')),
-    signUserOperation: () => Promise.reject(new Error('The bench signs operations as the secure-site does')),
-  })
-  const paymaster = createPaymasterClient({ transport: http(network.paymasterUrl, { timeout: requestTimeoutMs, retryCount: 0 }) })
-  const bundler = createBundlerClient({
-    client,
-    account,
-    paymaster,
-    transport: http(network.bundlerUrl, { timeout: requestTimeoutMs, retryCount: 0 }),
-    pollingInterval: framePollingMs,
-    // As the frame bids: the chain's suggested tip, the buffer on the fee cap only (viem's default doubles the tip).
-    userOperation: {
-      async estimateFeesPerGas() {
-        const fees = await client.estimateFeesPerGas({ type: 'eip1559' })
-        return { maxFeePerGas: 2n * fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
-      },
-    },
-  })
+  const account = await SmartAccountClient.create({ owner: owner.address, chainId: chain.id, rpcUrl: chain.rpcUrl, network: { ...network, enforcers: environment.caveatEnforcers } })
 
   return async (pollingInterval: number): Promise<Timed> => {
     const prepareStarted = performance.now()
-    const operation = (await bundler.prepareUserOperation({ calls: [{ to: dead, value: 0n, data: '0x' }] })) as UserOperation<'0.7'>
+    const operation = await account.prepare([{ to: dead, value: 0n }])
     const prepareMs = performance.now() - prepareStarted
     const signature = await owner.signTypedData(SmartAccount.userOperationTypedData(operation, { chainId: chain.id, entryPoint: environment.EntryPoint }))
     // Approved: the figure starts where the secure-site's signature reaches the frame.
     const approved = performance.now()
-    const hash = await bundler.request({ method: 'eth_sendUserOperation', params: [formatUserOperationRequest({ ...operation, signature }), environment.EntryPoint] }, { retryCount: 0 })
-    const receipt = await bundler.waitForUserOperationReceipt({ hash, pollingInterval, timeout: receiptTimeoutMs })
+    const receipt = await account.wait(await account.send(operation, signature), pollingInterval)
     const toReceiptMs = performance.now() - approved
-    if (!receipt.success) throw new Error(`The operation ${hash} reverted: ${receipt.reason ?? 'no reason given'}`)
+    if (!receipt.success) throw new Error(`The operation reverted: ${receipt.reason ?? 'no reason given'}`)
     return { prepareMs, toReceiptMs }
   }
 }

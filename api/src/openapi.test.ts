@@ -68,7 +68,7 @@ beforeAll(async () => {
   config = { ...testConfig({ [chainId]: chain.rpcUrl }, deployed.tokens, { [chainId]: exchange }), onramp: { providerUrl: sandbox.url } }
   config.networks[chainId] = { ...(config.networks[chainId] as EvmNetwork), smartAccounts }
   const storage = await testStorage()
-  await storage.sessions.put({ address: me.address, pci: 'pci-1', chainId, permissions: [], expiry: 1_900_000_000, revoked: false, createdAt: 1_750_000_000_000 })
+  await storage.sessions.put({ address: me.address, pci: 'pci-1', chainId, permissions: [], expiry: 1_900_000_000, revoked: false, createdAt: 1_750_000_000_000, delegation: null })
   app = App.create(testDeps(config, { storage }).deps)
   document = (await (await app.request('/openapi.json')).json()) as OpenApi.Document
 }, 120_000)
@@ -132,6 +132,8 @@ function calls(): { [K in keyof Api.Table]: Call | (() => Promise<Call>) } {
     reverse: { params: { address }, status: 200 },
     suggestions: { params: { name: 'alice' }, status: 200 },
     sessions: { params: { address }, status: 200 },
+    // No Delegation Framework runs on this chain: the call made is one the api refuses.
+    createSession: { params: { address }, body: { chainId, delegation: { delegate: address } }, status: 400 },
     revokeSession: { params: { address }, body: { pci: 'pci-1', signature: '0x1234' }, status: 401 },
     smartAccounts: { params: { chainId }, status: 200 },
     wallets: { query: { entries: '2', search: 'a' }, status: 200 },

@@ -86,13 +86,26 @@ export function memoryStorage(): Storage {
       },
     },
     sessions: {
+      // As the SQL stores: newest first, ties by pci.
       async list(address) {
-        return sessions.filter((s) => key(s.address) === key(address))
+        return sessions
+          .filter((s) => key(s.address) === key(address))
+          .sort((a, b) => b.createdAt - a.createdAt || (a.pci < b.pci ? -1 : a.pci > b.pci ? 1 : 0))
+          .map((s) => ({ ...s }))
+      },
+      async get(address, pci) {
+        const session = sessions.find((s) => key(s.address) === key(address) && s.pci === pci)
+        return session && { ...session }
       },
       async put(record) {
         const i = sessions.findIndex((s) => key(s.address) === key(record.address) && s.pci === record.pci)
-        if (i >= 0) sessions[i] = record
-        else sessions.push(record)
+        if (i >= 0) sessions[i] = { ...record }
+        else sessions.push({ ...record })
+      },
+      async add(record) {
+        if (sessions.some((s) => key(s.address) === key(record.address) && s.pci === record.pci)) return false
+        sessions.push({ ...record })
+        return true
       },
       async revoke(address, pci) {
         const session = sessions.find((s) => key(s.address) === key(address) && s.pci === pci && !s.revoked)

@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
+import { urls } from '@doorway/devnet/stack'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
@@ -10,6 +11,8 @@ export default defineConfig({
   root: here('.'),
   base: '/wagmi/',
   plugins: [react()],
+  // The session demo (src/Session.tsx) asks the local api for the chain's bundler; DOORWAY_API_PORT moves it.
+  define: { __DOORWAY_API__: JSON.stringify(urls.api) },
   build: {
     outDir: here('dist'),
     emptyOutDir: true,

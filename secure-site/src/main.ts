@@ -99,9 +99,10 @@ if (window.parent !== window && parentOrigin === __DOORWAY_FRAME_ORIGIN__) {
             return null
           },
           sign: ({ op, method, params, chainId, host, network, smartAccount }) =>
-            operation(op, async (signal) => ({
-              result: await Signer.sign({ wallet, method, params, chainId, ...(network && { network }), ...(smartAccount && { smartAccount }), host: attest(host), root: document.body, signal }),
-            })),
+            // `revoke` too, for doorway_revokeSession: the api's record of the revoke (docs/embedded-wallet.md "Smart sessions").
+            operation(op, (signal) =>
+              Signer.sign({ wallet, method, params, chainId, ...(network && { network }), ...(smartAccount && { smartAccount }), host: attest(host), root: document.body, signal }),
+            ),
           exportKey: ({ op, host }) =>
             operation(op, async (signal) => {
               // Rarely used: its screen loads only when asked for.

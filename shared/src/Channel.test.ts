@@ -99,7 +99,7 @@ describe('create: calls', () => {
   test('error: a reply that fails the result schema is refused and logged', async () => {
     const { client, clientLog } = pair()
     await expect(client.call('lie', {})).rejects.toMatchObject({ code: 5000 })
-    expect(clientLog.warn).toHaveBeenCalledWith('malformed reply to', 'lie')
+    expect(clientLog.warn).toHaveBeenCalledWith('ignored reply', 'lie')
   })
 
   test('behavior: each call gets a fresh random 128-bit id', async () => {
@@ -245,7 +245,7 @@ describe('offer', () => {
     await offered
     deliver(win, { data: ready, origin, source: child })
     expect(child.postMessage).toHaveBeenCalledOnce()
-    expect(log.warn).toHaveBeenCalledWith('ignored message from frame', ready)
+    expect(log.warn).toHaveBeenCalledWith('ignored message', ready)
   })
 
   test('behavior: aborting stops listening and rejects', async () => {

@@ -63,7 +63,7 @@ export function offer(options: offer.Options): Promise<MessagePort> {
       const fromChild = event.source === iframe.contentWindow && event.source !== null
       // A host page hears every script's messages: those not from our frame are logged quietly.
       if (!fromChild || event.origin !== origin) return log.debug('ignored message from', event.origin)
-      if (connected || !isReady(event.data)) return log.warn('ignored message from frame', event.data)
+      if (connected || !isReady(event.data)) return log.warn('ignored message', event.data)
       connected = true
       const { port1, port2 } = new MessageChannel()
       iframe.contentWindow!.postMessage({ type: Protocol.handshake.connect, version: Protocol.version }, origin, [port2])
@@ -183,7 +183,7 @@ export function create<Local extends Api, Remote extends Api>(options: {
 
   const onMessage = (event: MessageEvent) => {
     const data: unknown = event.data
-    if (!S.isPlainObject(data)) return log.warn('ignored malformed message', data)
+    if (!S.isPlainObject(data)) return log.warn('ignored message', data)
     if (data.type === 'APPLY') {
       if (isCall(accepts, data)) return dispatch?.(event)
       return log.warn('ignored call', data.path), refuseParams(port, accepts, data)
@@ -194,7 +194,8 @@ export function create<Local extends Api, Remote extends Api>(options: {
     const envelope = data.type === 'RAW' && S.isPlainObject(data.value) ? data.value : undefined
     if (envelope?.ok === true && expects[entry.method]!(envelope.value)) return entry.resolve(envelope.value)
     if (envelope?.ok === false) return entry.reject(Errors.deserialize(envelope.error))
-    log.warn('malformed reply to', entry.method)
+    // Its answer fails its check: the call rejects as 'Something went wrong', and the reply is logged as ignored.
+    log.warn('ignored reply', entry.method)
     entry.reject(Errors.deserialize(undefined))
   }
   port.addEventListener('message', onMessage)

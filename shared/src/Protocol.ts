@@ -36,6 +36,8 @@ export const views = [
   'ExportWallet',
   // The embedded wallet's devices and activity log, shown by the secure-site over this view (docs/embedded-wallet.md §10).
   'WalletSecurity',
+  // The smart account's sessions (issue 25): what each allows, its state, and Revoke (features.smartSessions).
+  'SmartSessionList',
   'UnsupportedChain',
   'RegisterAccountName',
   'RegisterAccountNameSuccess',
@@ -105,6 +107,12 @@ export const features = S.object({
   connectMethodsOrder: S.array(S.oneOf(connectMethods), connectMethods.length),
   walletFeaturesOrder: S.array(S.oneOf(walletFeatures), walletFeatures.length),
   collapseWallets: S.boolean,
+  /**
+   * Smart sessions (issue 25): the embedded smart account answers wallet_grantPermissions and
+   * wallet_requestExecutionPermissions, and the Account view lists the sessions. Off unless the dapp
+   * turns it on, as the incumbents ship it; absent from the defaults, so it costs the SDK nothing.
+   */
+  smartSessions: S.optional(S.boolean),
 })
 export type Features = S.Infer<typeof features>
 

@@ -180,6 +180,7 @@ export const ui = {
     EmailVerifyDevice: 'Approve this browser',
     ExportWallet: 'Export Wallet',
     WalletSecurity: 'Devices and Activity',
+    SmartSessionList: 'Sessions',
     UnsupportedChain: 'Switch Network',
     RegisterAccountName: 'Choose Name',
     RegisterAccountNameSuccess: 'Name Registered',

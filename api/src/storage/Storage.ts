@@ -25,16 +25,21 @@ export type NameRecord = {
   registeredAt: number
 }
 
-/** A smart session (ERC-7715 permission) granted by an address (spec §7 sessions endpoints). */
+/** A smart session (an ERC-7710 delegation, asked for as an ERC-7715 permission) granted by an address (spec §7 sessions endpoints, issue 25). */
 export type SessionRecord = {
   address: string
-  /** The permission context id. */
+  /** The permission context id: the delegation's hash. */
   pci: string
   chainId: string
+  /** The limits its caveats enforce, as JSON. */
   permissions: unknown
+  /** Unix seconds. */
   expiry: number
   revoked: boolean
+  /** Unix milliseconds. */
   createdAt: number
+  /** The signed delegation as JSON (Permissions.toJson); null for sessions recorded before it was kept. */
+  delegation: Record<string, unknown> | null
 }
 
 /** A token movement in an indexed transaction. Addresses are lowercase; `native` is the transaction's own value or WETH's. */
@@ -117,8 +122,13 @@ export type Storage = {
     register(record: NameRecord, nonce: { value: string; keepUntil: number }): Promise<void>
   }
   sessions: {
+    /** The address's sessions, newest first. */
     list(address: string): Promise<SessionRecord[]>
+    get(address: string, pci: string): Promise<SessionRecord | undefined>
+    /** Writes the session, replacing the address's session with its pci. */
     put(record: SessionRecord): Promise<void>
+    /** Records a new session: false, writing nothing, when the address has a session with its pci already (revoked or not). */
+    add(record: SessionRecord): Promise<boolean>
     /** True when a session was revoked now. */
     revoke(address: string, pci: string): Promise<boolean>
   }

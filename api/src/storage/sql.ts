@@ -72,12 +72,17 @@ ${IndexSql.schema}
  * Applied once per database, in order, under the advisory lock the schema script always took, so several
  * api instances can start at once. A change to the schema is a new migration at the end.
  */
-export const migrations: Migrations.Migration[] = [{ name: '1-schema', sql: schema }]
+export const migrations: Migrations.Migration[] = [
+  { name: '1-schema', sql: schema },
+  // issue 25: a session is a signed ERC-7710 delegation, kept whole so the Sessions view can show and disable it.
+  // Sessions recorded before have none.
+  { name: '2-session-delegations', sql: 'ALTER TABLE sessions ADD COLUMN delegation jsonb;' },
+]
 
 // bigint columns come back as strings from `pg`; float8 is exact for millisecond times and is a number in both drivers.
 const eventColumns = `project_id AS "projectId", event_id AS "eventId", url, domain, timestamp::float8 AS timestamp, props`
 const nameColumns = `name, address, coin_type::float8 AS "coinType", attributes, registered_at::float8 AS "registeredAt"`
-const sessionColumns = `address, pci, chain_id AS "chainId", permissions, expiry::float8 AS expiry, revoked, created_at::float8 AS "createdAt"`
+const sessionColumns = `address, pci, chain_id AS "chainId", permissions, expiry::float8 AS expiry, revoked, created_at::float8 AS "createdAt", delegation`
 
 export const queries = {
   addEvent: `INSERT INTO analytics_events (project_id, event_id, url, domain, timestamp, props)
@@ -102,11 +107,16 @@ export const queries = {
   spendNonce: `INSERT INTO name_nonces (address_key, nonce, keep_until) VALUES ($1, $2, $3)
     ON CONFLICT (address_key, nonce) DO NOTHING RETURNING nonce`,
   listSessions: `SELECT ${sessionColumns} FROM sessions WHERE address_key = $1 ORDER BY created_at DESC, pci`,
-  putSession: `INSERT INTO sessions (address, address_key, pci, chain_id, permissions, expiry, revoked, created_at)
-    VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8)
+  getSession: `SELECT ${sessionColumns} FROM sessions WHERE address_key = $1 AND pci = $2`,
+  putSession: `INSERT INTO sessions (address, address_key, pci, chain_id, permissions, expiry, revoked, created_at, delegation)
+    VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9::jsonb)
     ON CONFLICT (address_key, pci) DO UPDATE SET address = EXCLUDED.address, chain_id = EXCLUDED.chain_id,
       permissions = EXCLUDED.permissions, expiry = EXCLUDED.expiry, revoked = EXCLUDED.revoked,
-      created_at = EXCLUDED.created_at`,
+      created_at = EXCLUDED.created_at, delegation = EXCLUDED.delegation`,
+  // No row back: the address has a session with this pci already, which stays as it is (a revoked one too).
+  addSession: `INSERT INTO sessions (address, address_key, pci, chain_id, permissions, expiry, revoked, created_at, delegation)
+    VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9::jsonb)
+    ON CONFLICT (address_key, pci) DO NOTHING RETURNING pci`,
   revokeSession: `UPDATE sessions SET revoked = true WHERE address_key = $1 AND pci = $2 AND NOT revoked RETURNING pci`,
 } as const
 
@@ -156,10 +166,14 @@ export async function create(client: Client, close: () => Promise<void>): Promis
       async list(address) {
         return (await client.query<SessionRecord>(queries.listSessions, [addressKey(address)])).rows
       },
+      async get(address, pci) {
+        return (await client.query<SessionRecord>(queries.getSession, [addressKey(address), pci])).rows[0]
+      },
       async put(record) {
-        const { address, pci, chainId, permissions, expiry, revoked, createdAt } = record
-        const params = [address, addressKey(address), pci, chainId, JSON.stringify(permissions ?? null), expiry, revoked, createdAt]
-        await client.query(queries.putSession, params)
+        await client.query(queries.putSession, sessionParams(record))
+      },
+      async add(record) {
+        return (await client.query(queries.addSession, sessionParams(record))).rows.length > 0
       },
       async revoke(address, pci) {
         return (await client.query(queries.revokeSession, [addressKey(address), pci])).rows.length > 0
@@ -168,6 +182,12 @@ export async function create(client: Client, close: () => Promise<void>): Promis
     ...IndexSql.create(client),
     close,
   }
+}
+
+function sessionParams(record: SessionRecord): unknown[] {
+  const { address, pci, chainId, permissions, expiry, revoked, createdAt, delegation } = record
+  const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
+  return [address, addressKey(address), pci, chainId, JSON.stringify(permissions ?? null), expiry, revoked, createdAt, json(delegation)]
 }
 
 async function putName(client: Pick<Client, 'query'>, record: NameRecord): Promise<void> {

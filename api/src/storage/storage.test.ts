@@ -122,6 +122,7 @@ function contract(name: string, create: () => Promise<Ground>) {
       expiry: 1_800_000_000,
       revoked: false,
       createdAt,
+      delegation: { delegate: address('1'), delegator: owner, caveats: [{ enforcer: address('2'), terms: '0x', args: '0x' }], salt: '0x1', signature: '0xab' },
     })
 
     describe('analytics', () => {
@@ -369,6 +370,67 @@ function contract(name: string, create: () => Promise<Ground>) {
         expect(await store.sessions.revoke(address('d'), s.pci)).toBe(false)
         expect(await store.sessions.list(address('c'))).toEqual([s])
       })
+
+      test('behavior: get finds the address’s session by pci, in any address case, with its delegation', async () => {
+        const owner = fresh()
+        const s = session(owner, unique('pci'), 1000)
+        await store.sessions.put(s)
+        expect(await store.sessions.get(owner.toUpperCase().replace('0X', '0x'), s.pci)).toEqual(s)
+        expect(await store.sessions.get(owner, unique('pci'))).toBeUndefined()
+        expect(await store.sessions.get(fresh(), s.pci)).toBeUndefined()
+      })
+
+      test('behavior: a session without a delegation keeps none', async () => {
+        const s = { ...session(fresh(), unique('pci'), 1000), delegation: null }
+        await store.sessions.put(s)
+        expect(await store.sessions.list(s.address)).toEqual([s])
+      })
+
+      test('behavior: add records a session once; the same pci again is false and changes nothing, a revoked one stays revoked', async () => {
+        const s = session(fresh(), unique('pci'), 1000)
+        expect(await store.sessions.add(s)).toBe(true)
+        expect(await store.sessions.add({ ...s, createdAt: 2000, chainId: 'eip155:31338' })).toBe(false)
+        expect(await store.sessions.list(s.address)).toEqual([s])
+        await store.sessions.revoke(s.address, s.pci)
+        expect(await store.sessions.add(s)).toBe(false)
+        expect(await store.sessions.get(s.address, s.pci)).toEqual({ ...s, revoked: true })
+      })
+
+      test('behavior: two adds of one session at once record it once', async () => {
+        const s = session(fresh(), unique('pci'), 1000)
+        const added = await Promise.all([store.sessions.add(s), store.sessions.add({ ...s, createdAt: 2000 })])
+        expect(added.filter(Boolean)).toHaveLength(1)
+        expect(await store.sessions.list(s.address)).toHaveLength(1)
+      })
+    })
+
+    describe('migration of sessions', () => {
+      // The sessions table before issue 25: no delegation.
+      const before25 = `
+        CREATE TABLE sessions (address text NOT NULL, address_key text NOT NULL, pci text NOT NULL, chain_id text NOT NULL,
+          permissions jsonb NOT NULL, expiry bigint NOT NULL, revoked boolean NOT NULL DEFAULT false, created_at bigint NOT NULL,
+          PRIMARY KEY (address_key, pci));
+        INSERT INTO sessions VALUES ('0xAa${'a'.repeat(38)}', '0x${'a'.repeat(40)}', 'old-pci', 'eip155:31337', '[]', 1800000000, true, 1000);`
+
+      test('behavior: a session recorded before delegations were kept is listed with none; new ones keep theirs', async () => {
+        const old = await ground.place()
+        try {
+          await old.exec(before25)
+          const migrated = await old.open()
+          try {
+            const owner = `0xAa${'a'.repeat(38)}`
+            const kept: SessionRecord = { address: owner, pci: 'old-pci', chainId: 'eip155:31337', permissions: [], expiry: 1_800_000_000, revoked: true, createdAt: 1000, delegation: null }
+            expect(await migrated.sessions.list(owner)).toEqual([kept])
+            const added = session(owner, 'new-pci', 2000)
+            expect(await migrated.sessions.add(added)).toBe(true)
+            expect(await migrated.sessions.list(owner)).toEqual([added, kept])
+          } finally {
+            await migrated.close()
+          }
+        } finally {
+          await old.dispose()
+        }
+      }, 60_000)
     })
 
     describe('index', () => {

@@ -3,6 +3,7 @@ import { http, parseEther } from 'viem'
 import { createBundlerClient, createPaymasterClient } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import * as DelegationFramework from '@doorway/shared/DelegationFramework'
 import * as Anvil from '../anvil.js'
 import * as Contracts from './contracts.js'
 import * as SmartAccounts from './stack.js'
@@ -38,6 +39,8 @@ describe('start', () => {
   test('behavior: the EntryPoints sit at their canonical addresses and the framework where expectedEnvironment says', async () => {
     for (const { address } of Contracts.entryPoints) expect(await client.getCode({ address })).toMatch(/^0x[0-9a-f]{100,}/)
     expect(stack.networks[0]!.environment).toEqual(Contracts.expectedEnvironment())
+    // The secure-site trusts only pinned framework addresses (shared/src/DelegationFramework.ts): the devnet's must be among them.
+    expect(Contracts.expectedEnvironment()).toMatchObject(DelegationFramework.devnet)
     expect(await client.getCode({ address: stack.networks[0]!.environment.DelegationManager })).toMatch(/^0x[0-9a-f]{100,}/)
   })
 

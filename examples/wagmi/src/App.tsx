@@ -2,6 +2,7 @@ import type { Modal, SiwxSession } from '@doorway/sdk'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { formatUnits } from 'viem'
 import { useBalance, useChainId, useConnect, useConnection, useConnectors, useDisconnect } from 'wagmi'
+import { Session } from './Session.js'
 import * as SignIn from './signIn.js'
 
 /** Everything shown comes from wagmi's own hooks, not from the modal; the sign-in, from the dapp's server. */
@@ -61,6 +62,7 @@ export function App({ modal }: { modal: Modal }) {
           Sign out
         </button>
       )}
+      <Session provider={modal.getProvider()} />
       {error && <p role="alert">{'shortMessage' in error ? error.shortMessage : error.message}</p>}
       {!error && signIn.error && <p role="alert">{signIn.error.message}</p>}
     </main>

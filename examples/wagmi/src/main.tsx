@@ -50,6 +50,8 @@ const modal = Doorway.createModal({
   ...(startOn === 'solana' && { defaultNetwork: solanaLocal }),
   ...(startOn === 'polkadot' && { defaultNetwork: polkadot }),
   siwx,
+  // Smart sessions (issue 25): the Session example asks for one; the modal's Account lists them.
+  features: { smartSessions: true },
 })
 
 const config = createConfig({

@@ -53,6 +53,9 @@ const onrampCalls = () => import('./onrampCalls.js')
 const nameCalls = () => import('./nameCalls.js')
 // The smart account's network likewise loads with a connect that prefers one.
 const smartAccountCalls = () => import('./smartAccountCalls.js')
+// The smart-session calls likewise load with the first session (features.smartSessions).
+export type { Session } from './sessionCalls.js'
+const sessionCalls = () => import('./sessionCalls.js')
 
 /** What every call needs: where the api is, and who asks (spec §7's common query). */
 export type Context = { baseUrl: string; projectId: string; sdkType: string; sdkVersion: string; fetch: typeof fetch }
@@ -172,6 +175,9 @@ const loaded = {
   suggestions: nameCalls,
   registerName: nameCalls,
   smartAccounts: smartAccountCalls,
+  sessions: sessionCalls,
+  createSession: sessionCalls,
+  revokeSession: sessionCalls,
 }
 // Each lazy call's type is its module's export of that name (never, which no caller can call, if it has none).
 type Loaded = { [K in keyof typeof loaded]: Export<Awaited<ReturnType<(typeof loaded)[K]>>, K> }

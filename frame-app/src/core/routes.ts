@@ -26,6 +26,8 @@ export type Route =
   | { view: 'ExportWallet' }
   /** The embedded wallet's devices and activity, shown by the secure-site (docs/embedded-wallet.md §10). */
   | { view: 'WalletSecurity' }
+  /** The smart account's sessions (issue 25), when the dapp turned features.smartSessions on. */
+  | { view: 'SmartSessionList' }
   | { view: 'UnsupportedChain' }
   | { view: 'RegisterAccountName' }
   | { view: 'RegisterAccountNameSuccess'; name: string }

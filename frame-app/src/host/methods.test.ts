@@ -8,6 +8,7 @@ describe('accountMethods', () => {
     ['eth_sendTransaction', true, true],
     ['personal_sign', true, true],
     ['wallet_sendCalls', true, true],
+    ['wallet_requestExecutionPermissions', true, true],
     ['wallet_getCapabilities', true, false],
     ['wallet_getCallsStatus', true, false],
     ['wallet_showCallsStatus', true, false],

@@ -14,6 +14,7 @@ export const unsafeMethods: ReadonlySet<string> = new Set([
   'eth_signTransaction',
   'wallet_sendCalls',
   'wallet_grantPermissions',
+  'wallet_requestExecutionPermissions',
   'wallet_watchAsset',
 ])
 

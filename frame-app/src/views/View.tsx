@@ -65,6 +65,7 @@ export const views: { [V in Route['view']]: Definition<V> } = {
   ApproveTransaction: { component: lazy(() => import('./ApproveTransaction/ApproveTransaction.js')) },
   ExportWallet: { component: lazy(() => import('./ExportWallet/ExportWallet.js')) },
   WalletSecurity: { component: lazy(() => import('./WalletSecurity/WalletSecurity.js')) },
+  SmartSessionList: { component: lazy(() => import('./SmartSessionList/SmartSessionList.js')) },
   EmailLogin: { component: lazy(() => loadEmailLogin().then((m) => ({ default: m.EmailStep }))) },
   EmailVerifyOtp: { component: lazy(() => loadEmailLogin().then((m) => ({ default: m.EmailVerifyOtp }))) },
   EmailVerifyDevice: { component: lazy(() => loadEmailLogin().then((m) => ({ default: m.EmailVerifyDevice }))) },

@@ -1,4 +1,6 @@
 import * as Caip from '@doorway/shared/Caip'
+import * as DelegationFramework from '@doorway/shared/DelegationFramework'
+import type * as Permissions from '@doorway/shared/Permissions'
 import * as SmartAccount from '@doorway/shared/SmartAccount'
 import { approveText } from '@doorway/shared/texts/approve'
 import { format } from '@doorway/shared/Texts'
@@ -19,6 +21,7 @@ import {
   toFunctionSelector,
   type TransactionSerializableEIP1559,
 } from 'viem'
+import * as DescribeSession from './describeSession.js'
 import * as UserOperation from './describeUserOperation.js'
 import * as Display from './internal/display.js'
 import { InvalidRequest } from './internal/errors.js'
@@ -33,7 +36,7 @@ export { InvalidRequest }
 /** Longest personal_sign message, in bytes, and longest typed-data document, in characters. */
 export const maxMessageBytes = 65_536
 
-export type Method = 'personal_sign' | 'eth_signTypedData_v4' | 'eth_sendTransaction' | 'eth_signUserOperation'
+export type Method = 'personal_sign' | 'eth_signTypedData_v4' | 'eth_sendTransaction' | 'eth_signUserOperation' | 'eth_signDelegation' | 'doorway_revokeSession'
 
 export type Request = {
   method: Method
@@ -44,13 +47,18 @@ export type Request = {
   from: Address
   /**
    * The person's smart account (issue 25): the account shown and signed for is the one `from` owns with
-   * this Delegation Framework, derived here, never an address the frame names.
+   * this Delegation Framework, derived here, never an address the frame names. Only a pinned deployment
+   * (DelegationFramework.pinnedFor) is taken, and its addresses are the pinned ones.
    */
   smartAccount?: SmartAccount.Environment
   chainName?: string
   nativeSymbol?: string
   /** The native coin's price in the dapp's currency, as the frame knows it. */
   fiat?: { price: number; currency: string }
+  /** Unix seconds (default: the clock): when a session's limits start and whether it is already over. */
+  now?: number
+  /** The modal's locale (`configure`), for a session's dates. */
+  locale?: string
 }
 
 export type Row = {
@@ -74,8 +82,12 @@ export type Description = {
   typedData?: TypedData.Definition
   /** eth_sendTransaction: for viem's `signTransaction` as is. */
   transaction?: TransactionSerializableEIP1559
-  /** eth_signUserOperation: the operation read, and the EIP-712 data the owner key signs for it (viem's `signTypedData`). */
+  /** eth_signUserOperation, doorway_revokeSession: the operation read, and the EIP-712 data the owner key signs for it (viem's `signTypedData`). */
   userOperation?: { operation: SmartAccount.UserOperation; typedData: ReturnType<typeof SmartAccount.userOperationTypedData> }
+  /** eth_signDelegation: the session's delegation, and the EIP-712 data the owner key signs for it. */
+  delegation?: { delegation: Permissions.Delegation; typedData: ReturnType<typeof Permissions.delegationTypedData> }
+  /** doorway_revokeSession: the message the owner key also signs (EIP-191), for the api's record of the revoke. */
+  revoke?: { message: string }
 }
 
 type Context = {
@@ -84,7 +96,8 @@ type Context = {
   /** The address shown and signed for: the key's own, or its smart account's. */
   from: Address
   owner: Address
-  smartAccount: SmartAccount.Environment | undefined
+  /** The pinned deployment the frame's `smartAccount` named. */
+  smartAccount: DelegationFramework.Environment | undefined
   rows: Row[]
 }
 
@@ -93,6 +106,8 @@ const describers = {
   eth_signTypedData_v4: signTypedData,
   eth_sendTransaction: sendTransaction,
   eth_signUserOperation: signUserOperation,
+  eth_signDelegation: (params, context) => DescribeSession.signDelegation(params, sessionContext(context, 'eth_signDelegation')),
+  doorway_revokeSession: (params, context) => DescribeSession.revokeSession(params, sessionContext(context, 'doorway_revokeSession')),
 } as const satisfies Record<Method, (params: readonly unknown[], context: Context) => Description>
 
 /** Decodes and checks an unsafe request for the approval screen; throws InvalidRequest when malformed. */
@@ -102,7 +117,7 @@ export function describe(request: Request): Description {
   const chainId = eip155Chain(request.chainId)
   if (!isAddress(request.from, { strict: false })) throw new InvalidRequest('The wallet address is not an address')
   const owner = getAddress(request.from)
-  const { smartAccount } = request
+  const smartAccount = request.smartAccount === undefined ? undefined : pinned(request.smartAccount)
   const from = smartAccount ? SmartAccount.counterfactual(owner, smartAccount).address : owner
   const rows: Row[] = [
     { label: approveText.network, value: networkLabel(request) },
@@ -111,6 +126,31 @@ export function describe(request: Request): Description {
     ...(smartAccount ? [{ label: approveText.signsAs, value: approveText.smartAccount }] : []),
   ]
   return describers[request.method](request.params, { request, chainId, from, owner, smartAccount, rows })
+}
+
+// The frame names the deployment but is not trusted with its addresses: another factory or implementation is
+// another account, and another DelegationManager or enforcer could check nothing (docs/embedded-wallet.md
+// "Smart sessions"). Only a pinned one is taken, and from then on its addresses are the pinned ones.
+function pinned(environment: SmartAccount.Environment): DelegationFramework.Environment {
+  const entry = DelegationFramework.pinnedFor(environment)
+  if (!entry) throw new InvalidRequest(`The smart account's Delegation Framework (DelegationManager ${String(environment?.DelegationManager)}) is not a deployment this wallet trusts`)
+  return entry
+}
+
+function sessionContext(context: Context, method: Method): DescribeSession.Context {
+  const { request, smartAccount } = context
+  if (!smartAccount) throw new InvalidRequest(`${method}: sessions are granted and revoked only by this wallet's smart account`)
+  return {
+    chainId: context.chainId,
+    owner: context.owner,
+    account: context.from,
+    environment: smartAccount,
+    network: context.rows[0]!,
+    symbol: optionalText(request.nativeSymbol, 'nativeSymbol') ?? 'ETH',
+    fiat: request.fiat,
+    now: request.now ?? Math.floor(Date.now() / 1000),
+    locale: request.locale,
+  }
 }
 
 function eip155Chain(id: string): number {
@@ -222,15 +262,15 @@ function signUserOperation(params: readonly unknown[], context: Context): Descri
   const [input] = exactly(params, 1, 'eth_signUserOperation')
   const { operation, calls } = UserOperation.parse(input, { owner, environment: smartAccount })
   const symbol = optionalText(request.nativeSymbol, 'nativeSymbol') ?? 'ETH'
+  const session = sessionContext(context, 'eth_signUserOperation')
   const callRowsOf = (call: SmartAccount.Call, i: number): Row[] => [
     ...(calls.length > 1 ? [{ label: format(approveText.callNumbered, { n: i + 1, count: calls.length }), value: '', heading: true }] : []),
     { label: approveText.to, value: call.to, mono: true },
     { label: approveText.value, value: Display.native(call.value, symbol, request.fiat) },
-    ...callRows(call.to, call.data),
+    // Disabling one of this wallet's sessions reads as what it is, not as data.
+    ...(DescribeSession.disableCallRows(call, session) ?? callRows(call.to, call.data)),
   ]
-  const fee: Row = operation.paymaster
-    ? { label: approveText.networkFee, value: approveText.sponsored }
-    : { label: approveText.fee, value: Display.native(SmartAccount.maxCost(operation), symbol, request.fiat) }
+  const fee = UserOperation.fee(operation, { symbol, fiat: request.fiat })
   return {
     method: 'eth_signUserOperation',
     title: approveText.methods.eth_signUserOperation,

@@ -1,5 +1,8 @@
 import * as SmartAccount from '@doorway/shared/SmartAccount'
+import { approveText } from '@doorway/shared/texts/approve'
 import { type Address, getAddress, type Hex, isAddress, isAddressEqual, isHex, maxUint128, maxUint256 } from 'viem'
+import type { Row } from './describe.js'
+import * as Display from './internal/display.js'
 import { InvalidRequest } from './internal/errors.js'
 
 // An eth_signUserOperation's operation (issue 25, docs/embedded-wallet.md §7), read strictly for describe.ts
@@ -71,6 +74,12 @@ export function parse(input: unknown, { owner, environment }: parse.Options): pa
     ...paymaster(op),
   }
   return { operation, calls }
+}
+
+/** The operation's fee row: "paid by the app" when a paymaster sponsors it, else the most it can cost the account. */
+export function fee(operation: SmartAccount.UserOperation, { symbol, fiat }: { symbol: string; fiat?: { price: number; currency: string } | undefined }): Row {
+  if (operation.paymaster) return { label: approveText.networkFee, value: approveText.sponsored }
+  return { label: approveText.fee, value: Display.native(SmartAccount.maxCost(operation), symbol, fiat) }
 }
 
 /**

@@ -1,3 +1,5 @@
+import * as DelegationFramework from '@doorway/shared/DelegationFramework'
+import * as Permissions from '@doorway/shared/Permissions'
 import * as Protocol from '@doorway/shared/Protocol'
 import * as SmartAccount from '@doorway/shared/SmartAccount'
 import { approveText } from '@doorway/shared/texts/approve'
@@ -61,7 +63,7 @@ afterEach(() => Wallet.lock(current))
 describe('sign: Solana', () => {
   test('behavior: an approved solana_signTransaction answers the whole transaction, signature in slot 0 over exactly the message described', async () => {
     const input = transfer()
-    const result = await sign('solana_signTransaction', input)
+    const { result } = await sign('solana_signTransaction', input)
     expect(Protocol.secureResults.sign({ result })).toBe(true)
     expect(asked).toHaveLength(1)
     const signed = VersionedTransaction.deserialize(base64.decode(result))
@@ -73,7 +75,7 @@ describe('sign: Solana', () => {
 
   test('behavior: an approved solana_signMessage answers the base58 signature of exactly those bytes', async () => {
     const message = new TextEncoder().encode('Sign in to dapp.example')
-    const result = await sign('solana_signMessage', base64.encode(message))
+    const { result } = await sign('solana_signMessage', base64.encode(message))
     expect(Protocol.secureResults.sign({ result })).toBe(true)
     expect(ed25519.verify(base58.decode(result), message, base58.decode(address))).toBe(true)
   })
@@ -102,9 +104,9 @@ const environment: SmartAccount.Environment = {
   implementations: { HybridDeleGatorImpl: '0x407B5a261EC38a3F1b5cEBfF931a6Fe647EB07A5' },
 }
 const smart = SmartAccount.counterfactual(owner.address, environment)
-const bob = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const bob: Hex = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 
-const signEvm = (method: Signer.Options['method'], params: unknown[], smartAccount: SmartAccount.Environment | null = environment) =>
+const signEvm = (method: Signer.Options['method'], params: unknown[], smartAccount: SmartAccount.Environment | null = environment, root = {} as HTMLElement) =>
   Signer.sign({
     wallet: unlockedWallet(),
     method,
@@ -112,7 +114,7 @@ const signEvm = (method: Signer.Options['method'], params: unknown[], smartAccou
     chainId: 'eip155:31337',
     ...(smartAccount && { smartAccount }),
     host: { origin: 'https://dapp.example', attested: true },
-    root: {} as HTMLElement,
+    root,
     signal: new AbortController().signal,
   })
 
@@ -136,7 +138,7 @@ const userOperation = formatUserOperationRequest({
 
 describe('sign: smart account', () => {
   test('behavior: an approved eth_signUserOperation answers the owner key\'s 65-byte signature of the operation\'s PackedUserOperation', async () => {
-    const result = await signEvm('eth_signUserOperation', [userOperation])
+    const { result } = await signEvm('eth_signUserOperation', [userOperation])
     expect(Protocol.secureResults.sign({ result })).toBe(true)
     expect(result).toMatch(/^0x[0-9a-f]{130}$/)
     const read = {
@@ -167,7 +169,7 @@ describe('sign: smart account', () => {
 
   test('behavior: personal_sign for the smart account shows its address and answers the owner\'s signature of the message (the account checks it, ERC-1271)', async () => {
     const message = toHex('Sign in to dapp.example')
-    const result = await signEvm('personal_sign', [message, smart.address])
+    const { result } = await signEvm('personal_sign', [message, smart.address])
     expect(await recoverMessageAddress({ message: { raw: message }, signature: result as Hex })).toBe(owner.address)
     expect(asked[0]!.rows.slice(1, 3)).toEqual([
       { label: approveText.from, value: smart.address, mono: true },
@@ -188,5 +190,91 @@ describe('sign: smart account', () => {
   test('error: a rejected operation is 4001 and signs nothing', async () => {
     decide = () => 'rejected'
     await expect(signEvm('eth_signUserOperation', [userOperation])).rejects.toMatchObject({ code: 4001 })
+  })
+})
+
+// The dapp's session key (anvil's third address): a delegation the frame built from its permission request.
+const sessionKey = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+const expiry = Math.floor(Date.now() / 1000) + 7 * 86_400
+const session = Permissions.delegation({
+  grant: { chainId: 31337, delegate: sessionKey, permission: { type: 'contract-call', targets: [bob], selectors: [] }, expiry, maxCalls: 3 },
+  delegator: smart.address,
+  enforcers: DelegationFramework.devnet.caveatEnforcers,
+  salt: 42n,
+})
+const signedSession: Permissions.Delegation = { ...session, signature: `0x${'cd'.repeat(65)}` }
+/** The frame's sponsored operation that disables the session. */
+const { factory: _factory, factoryData: _factoryData, ...deployed } = userOperation
+const revokeOperation = {
+  ...deployed,
+  nonce: '0x1',
+  callData: SmartAccount.encodeCalls([{ to: environment.DelegationManager, value: 0n, data: Permissions.disableCalldata(signedSession) }]),
+}
+
+describe('sign: smart sessions', () => {
+  test('behavior: an approved eth_signDelegation answers the owner\'s EIP-712 signature of the delegation, for the pinned DelegationManager on this chain', async () => {
+    const signed = await signEvm('eth_signDelegation', [Permissions.toJson(session), { justification: 'Send to bob for you' }])
+    expect(Protocol.secureResults.sign(signed)).toBe(true)
+    expect(signed).not.toHaveProperty('revoke')
+    const typedData = Permissions.delegationTypedData(session, { chainId: 31337, delegationManager: DelegationFramework.devnet.DelegationManager })
+    expect(await recoverTypedDataAddress({ ...typedData, signature: signed.result as Hex })).toBe(owner.address)
+    const elsewhere = Permissions.delegationTypedData(session, { chainId: 1, delegationManager: DelegationFramework.devnet.DelegationManager })
+    expect(await recoverTypedDataAddress({ ...elsewhere, signature: signed.result as Hex })).not.toBe(owner.address)
+    expect(asked).toHaveLength(1)
+    expect(asked[0]!.title).toBe(approveText.methods.eth_signDelegation)
+    expect(asked[0]!.rows).toContainEqual({ label: approveText.sessionKey, value: sessionKey, mono: true })
+    expect(asked[0]!.rows).toContainEqual({ label: approveText.appSays, value: '"Send to bob for you"' })
+  })
+
+  test('behavior: an approved doorway_revokeSession answers the operation\'s signature and, from the same approval, the owner\'s signature of `Revoke session {pci}`', async () => {
+    const signed = await signEvm('doorway_revokeSession', [revokeOperation, Permissions.toJson(signedSession)])
+    expect(Protocol.secureResults.sign(signed)).toBe(true)
+    expect(asked).toHaveLength(1)
+    expect(asked[0]!.title).toBe(approveText.methods.doorway_revokeSession)
+    const read: SmartAccount.UserOperation = {
+      sender: smart.address,
+      nonce: 1n,
+      callData: revokeOperation.callData,
+      callGasLimit: 100_000n,
+      verificationGasLimit: 300_000n,
+      preVerificationGas: 50_000n,
+      maxFeePerGas: 2_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+      paymaster: '0x1111111111111111111111111111111111111111',
+      paymasterVerificationGasLimit: 40_000n,
+      paymasterPostOpGasLimit: 10_000n,
+      paymasterData: '0xabcdef',
+    }
+    const typedData = SmartAccount.userOperationTypedData(read, { chainId: 31337, entryPoint: environment.EntryPoint })
+    expect(await recoverTypedDataAddress({ ...typedData, signature: signed.result as Hex })).toBe(owner.address)
+    const message = `Revoke session ${Permissions.delegationHash(signedSession)}`
+    expect(await recoverMessageAddress({ message, signature: signed.revoke! })).toBe(owner.address)
+  })
+
+  test('behavior: a session\'s dates read in the locale `configure` set on the document', async () => {
+    const root = { ownerDocument: { documentElement: { lang: 'de-DE' } } } as unknown as HTMLElement
+    await signEvm('eth_signDelegation', [Permissions.toJson(session)], environment, root)
+    const expires = asked[0]!.rows.find((row) => row.label === approveText.expires)?.value
+    const options = { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' } as const
+    expect(expires).toBe(new Intl.DateTimeFormat('de-DE', options).format(expiry * 1000))
+    expect(expires).not.toBe(new Intl.DateTimeFormat('en-US', options).format(expiry * 1000))
+  })
+
+  const unpinned = { ...environment, DelegationManager: bob }
+  test.each([
+    ['personal_sign for an unpinned deployment', 'personal_sign', [toHex('hi'), smart.address], unpinned, 'is not a deployment this wallet trusts'],
+    ['eth_signUserOperation for an unpinned deployment', 'eth_signUserOperation', [userOperation], unpinned, 'is not a deployment this wallet trusts'],
+    ['eth_signDelegation for an unpinned deployment', 'eth_signDelegation', [Permissions.toJson(session)], unpinned, 'is not a deployment this wallet trusts'],
+    ['eth_signDelegation without the smart account', 'eth_signDelegation', [Permissions.toJson(session)], null, "sessions are granted and revoked only by this wallet's smart account"],
+    ['doorway_revokeSession without the smart account', 'doorway_revokeSession', [revokeOperation, Permissions.toJson(signedSession)], null, "sessions are granted and revoked only by this wallet's smart account"],
+    ['a revoke of another delegation', 'doorway_revokeSession', [revokeOperation, Permissions.toJson({ ...signedSession, salt: 43n })], environment, 'disables another delegation'],
+  ] as const)('error: %s is refused with -32602, and the person is never asked', async (_, method, params, smartAccount, message) => {
+    await expect(signEvm(method, [...params], smartAccount)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining(message) })
+    expect(asked).toHaveLength(0)
+  })
+
+  test('error: a rejected revoke is 4001 and signs nothing', async () => {
+    decide = () => 'rejected'
+    await expect(signEvm('doorway_revokeSession', [revokeOperation, Permissions.toJson(signedSession)])).rejects.toMatchObject({ code: 4001 })
   })
 })

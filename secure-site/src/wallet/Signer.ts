@@ -6,7 +6,10 @@
  * solana_signTransaction the whole transaction with the signature in place (base64), for
  * solana_signMessage the signature (base58). For the person's smart account (issue 25) the key signs as its
  * owner: messages and typed data as they are (the account checks them, ERC-1271), and the operations the
- * frame builds (eth_signUserOperation) as the account's EIP-712 PackedUserOperation.
+ * frame builds (eth_signUserOperation) as the account's EIP-712 PackedUserOperation. A smart session's
+ * delegation (eth_signDelegation) is signed as its EIP-712 Delegation; its revoke (doorway_revokeSession) is
+ * the disabling operation's signature and, in the same approval, the owner's signature of
+ * `Revoke session {pci}` for the api's record (docs/embedded-wallet.md "Smart sessions").
  */
 import * as Errors from '@doorway/shared/Errors'
 import type * as Protocol from '@doorway/shared/Protocol'
@@ -28,14 +31,17 @@ export type Options = {
   signal: AbortSignal
 }
 
-export async function sign(options: Options): Promise<string> {
+/** The `sign` answer (Protocol.secureResults.sign): `revoke` only for doorway_revokeSession. */
+export type Signed = { result: string; revoke?: Hex }
+
+export async function sign(options: Options): Promise<Signed> {
   const { method } = options
   // Solana's parsing and describing are a chunk of their own: the secure-site's first load goes without them.
-  if (method === 'solana_signTransaction' || method === 'solana_signMessage') return (await import('./SignSolana.js')).sign({ ...options, method })
+  if (method === 'solana_signTransaction' || method === 'solana_signMessage') return { result: await (await import('./SignSolana.js')).sign({ ...options, method }) }
   return signEvm({ ...options, method })
 }
 
-async function signEvm(options: Options & { method: Describe.Method }): Promise<Hex> {
+async function signEvm(options: Options & { method: Describe.Method }): Promise<Signed> {
   const { wallet, method, params, chainId, signal } = options
   // Unlock first: the approval names the account that will sign, and a locked device without a
   // session has nothing to approve.
@@ -44,6 +50,8 @@ async function signEvm(options: Options & { method: Describe.Method }): Promise<
   try {
     const { network, smartAccount } = options
     const fiat = network?.price !== undefined && network.currency ? { price: network.price, currency: network.currency } : undefined
+    // The modal's locale, as `configure` set it on this document: a session's dates read in it.
+    const locale = options.root.ownerDocument?.documentElement.lang || undefined
     description = Describe.describe({
       method,
       params,
@@ -53,16 +61,23 @@ async function signEvm(options: Options & { method: Describe.Method }): Promise<
       ...(smartAccount && { smartAccount }),
       ...(network && { chainName: network.name, nativeSymbol: network.symbol }),
       ...(fiat && { fiat }),
+      ...(locale && { locale }),
     })
   } catch (error) {
     throw new Errors.ProviderRpcError(error instanceof Error ? error.message : String(error), { code: -32602 })
   }
   await approve(options, description)
   // What is signed is exactly what was shown: the description's own values, never the raw params.
-  if (description.message !== undefined) return account.signMessage({ message: { raw: description.message } })
-  if (description.typedData) return account.signTypedData(description.typedData as TypedDataDefinition)
-  if (description.transaction) return account.signTransaction(description.transaction)
-  if (description.userOperation) return account.signTypedData(description.userOperation.typedData)
+  if (description.message !== undefined) return { result: await account.signMessage({ message: { raw: description.message } }) }
+  if (description.typedData) return { result: await account.signTypedData(description.typedData as TypedDataDefinition) }
+  if (description.transaction) return { result: await account.signTransaction(description.transaction) }
+  if (description.delegation) return { result: await account.signTypedData(description.delegation.typedData) }
+  if (description.userOperation) {
+    const result = await account.signTypedData(description.userOperation.typedData)
+    // The HybridDeleGator takes its owner's ECDSA for ERC-1271, which is how the api checks the revoke.
+    if (description.revoke) return { result, revoke: await account.signMessage({ message: description.revoke.message }) }
+    return { result }
+  }
   throw Errors.userRejected()
 }
 

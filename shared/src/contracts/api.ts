@@ -137,6 +137,8 @@ const label = Contract.field(
   'Invalid name: at least 4 characters, only letters, digits and hyphens',
 )
 const hex = S.string({ pattern: /^0x[0-9a-fA-F]+$/ })
+/** A smart session's network: smart accounts are EVM only (issue 25). */
+const eip155ChainId = S.refine(S.string({ pattern: /^eip155:[0-9]{1,32}$/ }), (x): boolean => Caip.isChainId(x), { description: 'CAIP-2 id of an EIP-155 network' })
 /** SLIP-44 coin type, or an ENSIP-11 EVM coin type (0x80000000 | chainId), as a number or its digits. */
 const coinType = S.union(S.integer({ min: 0, max: 0xffffffff }), S.refine(S.string({ pattern: /^[0-9]{1,10}$/ }), (x) => Number(x) <= 0xffffffff))
 
@@ -428,16 +430,31 @@ export const table = {
   sessions: Contract.route({
     method: 'GET',
     path: '/v1/sessions/:address',
-    summary: 'The smart sessions an address granted',
+    summary: "The smart sessions an address granted, each with its state on its chain (revoked, expired by the chain's time, or active)",
     params: { address: address('address') },
     query: project,
     result: Sessions.sessions,
     errors: [400, 403],
   }),
+  createSession: Contract.route({
+    method: 'POST',
+    path: '/v1/sessions/:address',
+    summary:
+      "Records a smart session (issue 25): an ERC-7710 delegation from the address, signed by it (ECDSA, ERC-1271 or ERC-6492), with the network's caveat enforcers; 404 where the network has no smart accounts, 401 when the signature is not the address's, 409 when the delegation is recorded on another network",
+    params: { address: address('address') },
+    query: project,
+    body: {
+      chainId: Contract.field(eip155ChainId, 'Invalid chainId: expected an EIP-155 network id like eip155:1'),
+      // Checked whole by the handler (Permissions.fromJson), whose 400 names the field that is wrong.
+      delegation: Contract.field(S.record(S.string({ max: 64 }), S.unknown, 16), 'Invalid delegation: expected a signed delegation object'),
+    },
+    result: Sessions.created,
+    errors: [400, 401, 403, 404, 409, 502],
+  }),
   revokeSession: Contract.route({
     method: 'POST',
     path: '/v1/sessions/:address/revoke',
-    summary: "Revokes a session by the address's signature of `Revoke session {pci}`",
+    summary: "Revokes a session by the address's signature of `Revoke session {pci}` (ECDSA, or ERC-1271/6492 on the session's network)",
     params: { address: address('address') },
     query: project,
     body: {
@@ -445,7 +462,7 @@ export const table = {
       signature: Contract.field(hex, 'Invalid signature: expected hex'),
     },
     result: Names.success,
-    errors: [400, 401, 403, 404],
+    errors: [400, 401, 403, 404, 502],
   }),
   smartAccounts: Contract.route({
     method: 'GET',

@@ -25,6 +25,11 @@ export type Connector = {
   accountType?: 'eoa' | 'smartAccount'
   /** A smart account whose network fees a paymaster pays (issue 25): spec §5's gas check does not apply to it. */
   gasless?: boolean
+  /**
+   * Revokes one of the smart account's sessions (issue 25): the on-chain disable as a user operation and
+   * the api's record, in one approval. Only the embedded wallet's smart account has it, with features.smartSessions on.
+   */
+  revokeSession?(chainId: Caip.ChainId, delegation: unknown): Promise<void>
   /** spec §3 Account.user: the embedded wallet's login. */
   /** spec §3 Account user: the embedded wallet's login, with a social sign-in's name and picture. */
   user?: { email: string; username?: string; avatar?: string }

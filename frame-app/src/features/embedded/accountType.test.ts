@@ -123,7 +123,7 @@ describe('smartFor', () => {
     expect(smart?.sponsored).toBe(sponsored)
   })
 
-  test('behavior: the account on a chain is built once, at the same address, with only what the account needs of the environment', async () => {
+  test('behavior: the account on a chain is built once, at the same address, with only what the account needs of the environment, and the enforcers for sessions', async () => {
     const { store, smartAccounts } = setup()
     smartAccounts.mockResolvedValue(answer())
     const { smart } = await smartFor(store.get, owner, 'eip155:31337')
@@ -135,6 +135,8 @@ describe('smartFor', () => {
       bundlerUrl: 'http://127.0.0.1:4337',
       paymasterUrl: undefined,
       environment: { EntryPoint: environment.EntryPoint, DelegationManager: environment.DelegationManager, SimpleFactory: environment.SimpleFactory, implementations: { HybridDeleGatorImpl: environment.implementations.HybridDeleGatorImpl } },
+      // The enforcers build sessions' delegations; the secure-site trusts only its own pinned ones.
+      enforcers: environment.caveatEnforcers,
     })
     expect(smartAccounts).toHaveBeenCalledExactlyOnceWith('eip155:31337')
   })

@@ -92,7 +92,7 @@ async function ask(get: Getter, chainId: Caip.ChainId): Promise<SmartAccountChun
     const { EntryPoint, DelegationManager, SimpleFactory, implementations } = answer.environment
     // Only what the account needs crosses to the secure-site, which checks exactly these fields.
     const environment: SmartAccount.Environment = { EntryPoint, DelegationManager, SimpleFactory, implementations: { HybridDeleGatorImpl: implementations.HybridDeleGatorImpl } }
-    return { bundlerUrl: answer.bundlerUrl, paymasterUrl: answer.paymasterUrl, environment }
+    return { bundlerUrl: answer.bundlerUrl, paymasterUrl: answer.paymasterUrl, environment, enforcers: answer.environment.caveatEnforcers }
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) throw new Error(format(embeddedText.smartAccountUnavailable, { network: name }), { cause: error })
     throw new Error(format(embeddedText.smartAccountUnreachable, { network: name }), { cause: error })

@@ -63,7 +63,14 @@ export type Options = {
   refused(method: string): void
   /** The person's smart account (issue 25), when they chose it and the chain has smart accounts: the dapp sees its address. */
   smart?: SmartRequests.Smart | undefined
+  /** The api's records of smart sessions, when the dapp turned features.smartSessions on (issue 25). */
+  sessions?: SessionRecords | undefined
   fetch?: typeof fetch
+}
+
+export type SessionRecords = {
+  record(chainId: Caip.ChainId, address: string, delegation: unknown): Promise<void>
+  revoke(chainId: Caip.ChainId, address: string, pci: string, signature: string): Promise<void>
 }
 
 export function create(options: Options): Connector {
@@ -123,6 +130,7 @@ export function create(options: Options): Connector {
     solana: solanaSigner(options),
     accountType: smart ? 'smartAccount' : 'eoa',
     ...(smart && { gasless: smart.sponsored }),
+    ...(smartContext?.sessions && { revokeSession: (chainId: Caip.ChainId, delegation: unknown) => SmartRequests.revoke(smartContext, chainId, delegation) }),
     user: loginOf(account),
     async request({ method, params }) {
       const list = Array.isArray(params) ? params : []
@@ -168,19 +176,45 @@ function rpcOf(options: Options) {
 function smartContextOf(options: Options, smart: SmartRequests.Smart): SmartRequests.Context {
   const { secure, host } = options
   // The secure-site shows the smart account, derived from its own key and `environment`, never from here.
-  const sign = <T>(method: Protocol.SecureParams['sign']['method'], params: unknown[], environment: Protocol.SecureParams['sign']['smartAccount'], then: (signature: `0x${string}`) => Promise<T>) => {
+  type Hex = `0x${string}`
+  const sign = <T>(
+    method: Protocol.SecureParams['sign']['method'],
+    params: unknown[],
+    environment: Protocol.SecureParams['sign']['smartAccount'],
+    then: (signature: Hex, revoke: Hex | undefined) => Promise<T>,
+    on?: Caip.ChainId,
+  ) => {
     const op = Ids.random()
-    const { chainId, network } = options.chain()
+    const current = options.chain()
+    const chainId = on ?? current.chainId
+    const network = chainId === current.chainId ? current.network : options.network?.(chainId)
     return options.approve(op, async (signal) => {
-      const { result } = await secure.call('sign', { op, method, params, chainId, host, ...(network && { network }), smartAccount: environment }, { signal, timeoutMs: approvalTimeoutMs })
-      return then(result as `0x${string}`)
+      const { result, revoke } = await secure.call('sign', { op, method, params, chainId, host, ...(network && { network }), smartAccount: environment }, { signal, timeoutMs: approvalTimeoutMs })
+      return then(result as Hex, revoke as Hex | undefined)
     })
   }
+  const records = options.sessions
   return {
     smart,
     chainId: () => options.chain().chainId,
-    signOperation: (operation, environment, send) => sign('eth_signUserOperation', [operation], environment, send),
+    signOperation: (operation, environment, send) => sign('eth_signUserOperation', [operation], environment, (signature) => send(signature)),
     signAsOwner: (method, params, environment) => sign(method, params, environment, async (signature) => signature),
+    sessions: records && {
+      sign: (delegation, environment, justification) => sign('eth_signDelegation', [delegation, ...(justification ? [{ justification }] : [])], environment, async (signature) => signature),
+      record: (chainId, delegation) => records.record(chainId, smart.address, delegation),
+      signRevoke: (chainId, operation, delegation, environment, then) =>
+        sign(
+          'doorway_revokeSession',
+          [operation, delegation],
+          environment,
+          (signature, revoke) => {
+            if (!revoke) throw new Error('The secure-site did not sign the revoke')
+            return then(signature, revoke)
+          },
+          chainId,
+        ),
+      recordRevoke: (pci, signature) => records.revoke(options.chain().chainId, smart.address, pci, signature),
+    },
   }
 }
 

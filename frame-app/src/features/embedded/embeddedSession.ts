@@ -16,6 +16,7 @@ import { emailText } from '@doorway/shared/texts/email'
 import { embeddedText } from '@doorway/shared/texts/embedded'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { atom, type Getter, type Setter } from 'jotai'
+import { apiAtom } from '../../core/api.js'
 import { configAtom, hostOriginAtom } from '../../core/config.js'
 import { type Account, accountAtom, accountsAtom, activeNamespaceAtom, establishAtom, toProtocol } from '../../core/connection.js'
 import { publishAtom } from '../../core/events.js'
@@ -131,6 +132,14 @@ async function connectorFor(get: Getter, set: Setter, account: Protocol.Embedded
     refused: (method) =>
       setTimeout(() => set(showToastAtom, { variant: 'error', message: format(embeddedText.notAllowed, { method }) }), refusalToastDelayMs),
     smart,
+    // Smart sessions (issue 25) only where the dapp turned them on, as the incumbents ship them.
+    ...(smart &&
+      get(configAtom)?.features.smartSessions && {
+        sessions: {
+          record: (chainId, address, delegation) => get(apiAtom).createSession(address, { chainId, delegation: delegation as Record<string, unknown> }).then(() => undefined),
+          revoke: (_chainId, address, pci, signature) => get(apiAtom).revokeSession(address, { pci, signature }).then(() => undefined),
+        },
+      }),
   })
   return { connector, address: smart?.address ?? account.address }
 }

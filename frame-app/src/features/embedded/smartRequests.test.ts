@@ -51,7 +51,7 @@ function setup(fake: Fake = {}) {
     receipt: vi.fn(async () => (fake.receipt === undefined ? receiptOf(true) : fake.receipt)),
     wrap: vi.fn(async (signature: string) => `${signature}6492`),
   }
-  const network = { bundlerUrl: 'http://127.0.0.1:4337', ...(fake.paymasterUrl && { paymasterUrl: fake.paymasterUrl }), environment }
+  const network = { bundlerUrl: 'http://127.0.0.1:4337', ...(fake.paymasterUrl && { paymasterUrl: fake.paymasterUrl }), environment, enforcers: {} }
   const on = vi.fn(async (chainId: Caip.ChainId) => {
     if (fake.without?.includes(chainId)) throw new Error(`Smart accounts are not available on ${chainId}`)
     return { account: account as unknown as SmartAccountChunk.Account, network: network as SmartAccountChunk.Network }

@@ -2,6 +2,7 @@ import * as Address from '@doorway/shared/Address'
 import { format, ui } from '@doorway/shared/Texts'
 import { accountText } from '@doorway/shared/texts/account'
 import { embeddedText } from '@doorway/shared/texts/embedded'
+import { sessionsText } from '@doorway/shared/texts/sessions'
 import { namesText } from '@doorway/shared/texts/names'
 import type * as Protocol from '@doorway/shared/Protocol'
 import { useAtomValue, useSetAtom } from 'jotai'
@@ -86,6 +87,12 @@ export function Account() {
       {account?.connector.user && (
         <>
           {namespace === 'eip155' && <Lazy view={AccountType} />}
+          {config.features.smartSessions && account.connector.accountType === 'smartAccount' && (
+            <button type="button" className="list-button" onClick={() => push({ view: 'SmartSessionList' })}>
+              <span>{sessionsText.open}</span>
+              <span className="muted">{sessionsText.openHint}</span>
+            </button>
+          )}
           <button type="button" className="list-button" onClick={() => push({ view: 'WalletSecurity' })}>
             {embeddedText.security}
           </button>

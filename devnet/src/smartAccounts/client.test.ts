@@ -1,10 +1,10 @@
-import * as Anvil from '@doorway/devnet/anvil'
-import * as SmartAccounts from '@doorway/devnet/smartAccounts/stack'
 import * as SmartAccount from '@doorway/shared/SmartAccount'
+import { create } from '@doorway/shared/SmartAccountClient'
+import * as Anvil from '../anvil.js'
+import * as SmartAccounts from './stack.js'
 import { type Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { create } from './smartAccount.js'
 
 // A chain and smart-account stack of its own, on ports apart from the running stack's and other tests'.
 const chain = { id: 31337, port: 18945, rpcUrl: 'http://127.0.0.1:18945' }
@@ -26,7 +26,7 @@ describe('create', () => {
   test('behavior: twenty sponsored operations in a row all land, and the tip they bid does not grow (the devnet is quiet: the bundles are its only transactions)', async () => {
     const owner = privateKeyToAccount(generatePrivateKey())
     const network = stack.networks[0]!
-    const account = await create({ owner: owner.address, chainId: chain.id, rpcUrl: chain.rpcUrl, network })
+    const account = await create({ owner: owner.address, chainId: chain.id, rpcUrl: chain.rpcUrl, network: { ...network, enforcers: network.environment.caveatEnforcers } })
     expect(account.sponsored).toBe(true)
     expect(await account.deployed()).toBe(false)
     const tips: bigint[] = []

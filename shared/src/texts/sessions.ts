@@ -1,0 +1,37 @@
+/**
+ * The smart account's sessions (issue 25): the Sessions view (SmartSessionList) and its Revoke. The
+ * secure-site's approval of a session has its own texts (approve.ts).
+ */
+export const sessionsText = {
+  open: 'Sessions',
+  openHint: 'Apps you let act for your smart account, within limits',
+  intro: 'Each app below may use your smart account within its limits, without asking, until the session expires or you revoke it.',
+  loading: 'Loading your sessions…',
+  loadFailed: 'Your sessions could not be loaded: {reason}',
+  retry: 'Try again',
+  empty: 'No app has a session with this account.',
+  list: 'Sessions of this account',
+  active: 'Active',
+  expired: 'Expired',
+  revoked: 'Revoked',
+  spendNative: 'Spend up to {amount} {symbol} {period}',
+  spendToken: 'Spend up to {amount} {symbol} {period}',
+  spendTokenUnits: 'Spend up to {amount} units of token {token} {period}',
+  callOnly: 'Call only {targets}',
+  unreadable: 'Limits not shown',
+  perHour: 'every hour',
+  perDay: 'every day',
+  perWeek: 'every week',
+  every: 'every {duration}',
+  expires: 'Expires {date}',
+  expiredAt: 'Expired {date}',
+  maxCalls: 'At most {count} uses',
+  sessionKey: 'Session key {key}',
+  network: 'On {network}',
+  revoke: 'Revoke',
+  revokeLabel: 'Revoke the session of key {key}',
+  revoking: 'Revoking…',
+  revokeFailed: 'The session was not revoked: {reason}',
+  revokedNow: 'Session revoked. The app can no longer use it.',
+  fromServer: 'State from the server: the chain did not answer.',
+} as const
