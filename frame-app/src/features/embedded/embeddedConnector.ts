@@ -70,7 +70,7 @@ export type Options = {
 
 export type SessionRecords = {
   record(chainId: Caip.ChainId, address: string, delegation: unknown): Promise<void>
-  revoke(chainId: Caip.ChainId, address: string, pci: string, signature: string): Promise<void>
+  revoke(address: string, pci: string, signature: string): Promise<void>
 }
 
 export function create(options: Options): Connector {
@@ -213,7 +213,7 @@ function smartContextOf(options: Options, smart: SmartRequests.Smart): SmartRequ
           },
           chainId,
         ),
-      recordRevoke: (pci, signature) => records.revoke(options.chain().chainId, smart.address, pci, signature),
+      recordRevoke: (pci, signature) => records.revoke(smart.address, pci, signature),
     },
   }
 }

@@ -137,7 +137,7 @@ async function connectorFor(get: Getter, set: Setter, account: Protocol.Embedded
       get(configAtom)?.features.smartSessions && {
         sessions: {
           record: (chainId, address, delegation) => get(apiAtom).createSession(address, { chainId, delegation: delegation as Record<string, unknown> }).then(() => undefined),
-          revoke: (_chainId, address, pci, signature) => get(apiAtom).revokeSession(address, { pci, signature }).then(() => undefined),
+          revoke: (address, pci, signature) => get(apiAtom).revokeSession(address, { pci, signature }).then(() => undefined),
         },
       }),
   })
