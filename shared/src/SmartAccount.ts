@@ -116,6 +116,24 @@ export type UserOperation = {
   paymasterData?: Hex | undefined
 }
 
+/** The ERC-7769 JSON fields of an EntryPoint v0.7 operation (its signature aside): what the frame sends the secure-site, which refuses any other. */
+export const operationFields = [
+  'sender',
+  'nonce',
+  'factory',
+  'factoryData',
+  'callData',
+  'callGasLimit',
+  'verificationGasLimit',
+  'preVerificationGas',
+  'maxFeePerGas',
+  'maxPriorityFeePerGas',
+  'paymaster',
+  'paymasterVerificationGasLimit',
+  'paymasterPostOpGasLimit',
+  'paymasterData',
+] as const
+
 const userOperationTypes = {
   PackedUserOperation: [
     { name: 'sender', type: 'address' },

@@ -41,23 +41,6 @@ const requestTimeoutMs = 10_000
 /** A sponsored operation lands in a block or two; a busy chain gets a minute before the person is told. */
 const receiptTimeoutMs = 60_000
 
-/** The ERC-7769 fields of an operation: what is signed and sent, nothing viem carries besides. */
-const fields = [
-  'sender',
-  'nonce',
-  'factory',
-  'factoryData',
-  'callData',
-  'callGasLimit',
-  'verificationGasLimit',
-  'preVerificationGas',
-  'maxFeePerGas',
-  'maxPriorityFeePerGas',
-  'paymaster',
-  'paymasterVerificationGasLimit',
-  'paymasterPostOpGasLimit',
-  'paymasterData',
-] as const
 
 export async function create(options: Options) {
   const { owner, chainId, network } = options
@@ -112,7 +95,7 @@ export async function create(options: Options) {
     /** What the secure-site signs: the operation's ERC-7769 fields as JSON-RPC hex, nothing viem carries besides. */
     json: (operation: UserOperation): Record<string, unknown> => {
       const json = formatUserOperationRequest(operation) as Record<string, unknown>
-      return Object.fromEntries(fields.filter((key) => json[key] !== undefined).map((key) => [key, json[key]]))
+      return Object.fromEntries(SmartAccount.operationFields.filter((key) => json[key] !== undefined).map((key) => [key, json[key]]))
     },
     /** Sends the signed operation; its hash. */
     send: (operation: UserOperation, signature: Hex): Promise<Hex> =>

@@ -20,23 +20,7 @@ export declare namespace parse {
 
 // ERC-7769's JSON of an EntryPoint v0.7 operation. The signature is the frame's stub for estimation:
 // checked for its type, never signed or shown.
-const keys = new Set([
-  'sender',
-  'nonce',
-  'factory',
-  'factoryData',
-  'callData',
-  'callGasLimit',
-  'verificationGasLimit',
-  'preVerificationGas',
-  'maxFeePerGas',
-  'maxPriorityFeePerGas',
-  'paymaster',
-  'paymasterVerificationGasLimit',
-  'paymasterPostOpGasLimit',
-  'paymasterData',
-  'signature',
-])
+const keys = new Set<string>([...SmartAccount.operationFields, 'signature'])
 // JSON-RPC QUANTITY: 0x-hex without leading zeros.
 const quantityPattern = /^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$/
 /** Longest hex field read (callData, factoryData, paymasterData), in characters (128 KB): bounds the work a hostile frame can ask for. */
