@@ -65,7 +65,8 @@ test('behavior: a 0.01 ETH/day session spends 0.004 twice without a prompt, the 
   await frame.getByRole('region', { name: 'Account type' }).getByRole('button', { name: 'Switch to smart account' }).click()
   await expect(app(page).getByLabel('wagmi address')).not.toHaveText(eoa)
   const smart = (await app(page).getByLabel('wagmi address').textContent())! as Hex
-  await page.keyboard.press('Escape')
+  // The modal's own Close button: under load one Escape here left the <dialog> closed but still drawn (see the issue note).
+  await frame.getByRole('button', { name: 'Close' }).click()
   await expectClosed(page)
   // The session spends the account's own ETH (the paymaster pays only the gas).
   const { wallet } = Anvil.clients(chain, Tokens.holders[0]!)
@@ -96,7 +97,8 @@ test('behavior: a 0.01 ETH/day session spends 0.004 twice without a prompt, the 
   await expect(frame.getByRole('status').filter({ hasText: 'Session revoked' })).toBeVisible({ timeout: 30_000 })
   await expect(list.getByRole('listitem').first()).toContainText('Revoked')
   await expect(list.getByRole('listitem').last()).toContainText('Active')
-  await page.keyboard.press('Escape')
+  // The modal's own Close button: under load one Escape here left the <dialog> closed but still drawn (see the issue note).
+  await frame.getByRole('button', { name: 'Close' }).click()
   await expectClosed(page)
 
   const afterRevoke = await ethOf(receiver)
