@@ -72,7 +72,7 @@ export function dapp<T>(page: Page, fn: (modal: DemoModal) => T | Promise<T>) {
 export type DemoModal = {
   open(options?: { view?: string }): Promise<{ status: string }>
   close(): Promise<void>
-  getState(): { open: boolean; view: string; loading: boolean }
+  getState(): { open: boolean; view: string; loading: boolean; preferredAccountType?: string; smartAccountDeployed?: boolean }
 }
 
 /** The demo's visible event log. */

@@ -1,4 +1,4 @@
-import { dapp, type DemoModal, eventLog, expect, expectClosed, expectFocusInFrame, frameOrigin, modalFrame, openView, ready, test } from './fixtures.js'
+import { dapp, type DemoModal, eventLog, expect, expectClosed, expectFocusInFrame, frameOrigin, hostDialog, modalFrame, openView, ready, test } from './fixtures.js'
 
 test.describe('opening and closing', () => {
   test('behavior: opens in a cross-site frame as a named, focused dialog', async ({ page }) => {
@@ -27,6 +27,21 @@ test.describe('opening and closing', () => {
     await expect(opener).toBeFocused()
     await expect(eventLog(page)).toContainText('close {"status":"closed"}')
     await expect(eventLog(page)).toContainText('open() resolved {"status":"closed"}')
+  })
+
+  test('behavior: a dialog the browser closes by itself (its close watcher) ends the opening, never left drawn', async ({ page }) => {
+    await ready(page)
+    const opener = page.getByRole('button', { name: 'Connect Wallet' })
+    await opener.click()
+    await expect(modalFrame(page).getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
+    // What Chrome does on a second Escape with no activation between: close, with no `cancel` first.
+    await hostDialog(page).evaluate((dialog: HTMLDialogElement) => dialog.close())
+
+    await expectClosed(page)
+    await expect(opener).toBeFocused()
+    await expect(eventLog(page)).toContainText('open() resolved {"status":"closed"}')
+    expect(await dapp(page, (modal) => modal.getState().open)).toBe(false)
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe('visible')
   })
 
   test('behavior: a click on the backdrop closes; the close button closes', async ({ page }) => {

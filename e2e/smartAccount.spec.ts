@@ -11,7 +11,7 @@ import * as Anvil from '@doorway/devnet/anvil'
 import { chains } from '@doorway/devnet/stack'
 import * as Tokens from '@doorway/devnet/tokens'
 import { approve, approveFromMail, codeFor, demoAddress, enterCode, lastMailId, loginByEmail, newEmail, secureFrame, submitEmail, untilCodeStep } from './embedded.js'
-import { eventLog, expect, expectAccessible, modalFrame, ready, rpc, rpcUrl, test } from './fixtures.js'
+import { dapp, eventLog, expect, expectAccessible, modalFrame, ready, rpc, rpcUrl, test } from './fixtures.js'
 
 const chain = chains[0]!
 const client = createPublicClient({ chain: Anvil.viemChain(chain), transport: http(chain.rpcUrl) })
@@ -22,6 +22,12 @@ const erc20 = parseAbi(['function balanceOf(address) view returns (uint256)', 'f
 const dusdOf = (address: string) => client.readContract({ address: dusd(), abi: erc20, functionName: 'balanceOf', args: [address as Hex] })
 const ethOf = (address: string) => client.getBalance({ address: address as Hex })
 const codeOf = async (address: string) => (await client.getCode({ address: address as Hex })) ?? '0x'
+/** spec §3 as the dapp reads it in modal.getState(). */
+const accountTypeState = (page: Page) =>
+  dapp(page, (modal) => {
+    const { preferredAccountType, smartAccountDeployed } = modal.getState()
+    return { preferredAccountType, smartAccountDeployed }
+  })
 
 /** The demo's "Sign a message", approved in the secure-site: the message and the signature the dapp got. */
 async function signMessage(page: Page): Promise<{ message: string; signature: Hex }> {
@@ -66,6 +72,7 @@ test('behavior: a smart account with 0 ETH signs (ERC-6492, then ERC-1271), send
   await expect(eventLog(page).getByText(/^accountChanged /).last()).toContainText(smart)
   expect(await ethOf(smart)).toBe(0n)
   expect(await codeOf(smart)).toBe('0x')
+  await expect.poll(() => accountTypeState(page)).toEqual({ preferredAccountType: 'smartAccount', smartAccountDeployed: false })
   // Tokens but no ETH: the Send below spends them (the balances are read again after the batch).
   const { wallet } = Anvil.clients(chain, Tokens.holders[0]!)
   await client.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: dusd(), abi: erc20, functionName: 'transfer', args: [smart as Hex, 20_000_000n] }) })
@@ -86,6 +93,7 @@ test('behavior: a smart account with 0 ETH signs (ERC-6492, then ERC-1271), send
   expect((await rpc<{ status: Hex }>(rpcUrl, 'eth_getTransactionReceipt', [batchTx])).status).toBe('0x1')
   expect(await codeOf(smart)).not.toBe('0x')
   expect(await ethOf(smart)).toBe(0n)
+  await expect.poll(() => accountTypeState(page)).toEqual({ preferredAccountType: 'smartAccount', smartAccountDeployed: true })
 
   // Deployed, the same message is an ERC-1271 signature: 65 bytes, checked by the account.
   const second = await signMessage(page)
@@ -125,6 +133,9 @@ test('behavior: a smart account with 0 ETH signs (ERC-6492, then ERC-1271), send
   expect(await demoAddress(page)).toBe(smart)
   await expect(section).toContainText('Smart account')
 
+  await expect(section).not.toContainText('Created on chain with its first transaction')
+
   // And back: the regular account is the key's own address again.
   expect(await switchAccountType(page, 'Switch to regular account', smart)).toBe(eoa)
+  await expect.poll(() => accountTypeState(page)).toEqual({ preferredAccountType: 'eoa', smartAccountDeployed: undefined })
 })

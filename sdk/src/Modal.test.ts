@@ -187,6 +187,32 @@ describe('Wallet Standard chunk (issue 23)', () => {
     await vi.waitFor(() => expect(frame.calls.find((c) => c.method === 'standardWallets')?.params).toEqual({ wallets: [] }))
   })
 
+  test('error: a feature outside the allowlist is refused by the chunk, even one the wallet has', async () => {
+    const signAll = vi.fn(async () => [])
+    const wallet = {
+      version: '1.0.0',
+      name: 'Phantasm',
+      icon: 'data:image/svg+xml,',
+      chains: ['solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z'],
+      accounts: [],
+      features: {
+        'standard:connect': { connect: async () => ({ accounts: [] }) },
+        'solana:signTransaction': { signTransaction: async () => [] },
+        'solana:signAllTransactions': { signAllTransactions: signAll },
+      },
+    }
+    // As a wallet does: it answers the page's app-ready with itself.
+    const appReady = (event: Event) => (event as CustomEvent<{ register(w: unknown): void }>).detail.register(wallet)
+    window.addEventListener('wallet-standard:app-ready', appReady, { once: true })
+    const { frame: connect } = setup([anvil, solanaTestnet])
+    const { calls, call } = await connect()
+    await vi.waitFor(() => expect(calls.find((c) => c.method === 'standardWallets')).toBeDefined())
+    const { id } = (calls.find((c) => c.method === 'standardWallets')!.params as { wallets: { id: string }[] }).wallets[0]!
+    const reply = await call('standardRequest', { id, feature: 'solana:signAllTransactions', input: {} })
+    expect(reply).toMatchObject({ ok: false, error: { code: 4200 } })
+    expect(signAll).not.toHaveBeenCalled()
+  })
+
   test('error: a standardRequest before the chunk loaded is refused', async () => {
     const { frame: connect } = setup()
     const { call } = await connect()

@@ -36,13 +36,9 @@ export class ProviderRpcError extends DoorwayError {
   override readonly name: string = 'ProviderRpcError'
 }
 
-/** A bad createModal option, e.g. both `siweConfig` and `siwx` (spec §5). */
+/** A bad createModal option, e.g. both `siweConfig` and `siwx` (spec §5); its code is the default's. */
 export class ConfigError extends DoorwayError {
   override readonly name: string = 'ConfigError'
-
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super(message, { ...options, code: codes.default })
-  }
 }
 
 /** A malformed CAIP-2 network id or CAIP-10 account id (spec §5). */

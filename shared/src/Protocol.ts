@@ -126,6 +126,10 @@ export const customWallet = S.object({
   webappLink: S.optional(S.url),
 })
 
+/** spec §3 Identifiers: the account types (`payment` only for bip122). */
+export const accountType = S.literal('eoa', 'smartAccount', 'payment')
+export type AccountType = S.Infer<typeof accountType>
+
 /** What the frame needs of the dapp's options: only data, validated again on receipt. */
 export const configShape = {
   projectId: S.optional(S.string({ min: 1, max: 128 })),
@@ -146,7 +150,7 @@ export const configShape = {
   featuredWalletIds: S.array(walletId),
   customWallets: S.array(customWallet, 32),
   tokens: S.record(chainId, S.object({ address: S.string({ min: 1, max: 128 }), image: S.optional(S.url) }), 64),
-  defaultAccountTypes: S.record(S.literal(...Caip.namespaces), S.literal('eoa', 'smartAccount', 'payment'), 4),
+  defaultAccountTypes: S.record(S.literal(...Caip.namespaces), accountType, 4),
   enableNetworkSwitch: S.boolean,
   allowUnsupportedChain: S.boolean,
   basic: S.boolean,
@@ -207,6 +211,9 @@ export const modalState = S.object({
   profileImage: S.optional(S.url),
   /** spec §3 Account user: the embedded wallet's login, and the provider's name for the person after a social sign-in. */
   user: S.optional(S.object({ email: S.optional(S.string({ max: 254 })), username: S.optional(S.string({ min: 1, max: 100 })) })),
+  /** spec §3 Account preferredAccountType and smartAccountDeployed: the connected account's type, and whether a smart account has code yet. */
+  preferredAccountType: S.optional(accountType),
+  smartAccountDeployed: S.optional(S.boolean),
 })
 export type ModalState = S.Infer<typeof modalState>
 
@@ -221,7 +228,7 @@ export const openResult = S.union(
   S.object({ status: S.literal('closed') }),
   S.object({ status: S.literal('connected'), address, caipAddress: Caip.isAccountId, chainId, session: S.optional(siwxSession) }),
   // An EVM transaction hash, or a Solana signature (base58, 64 bytes) or a Bitcoin txid (64 hex).
-  S.object({ status: S.literal('sent', 'swapped'), hash: S.string({ pattern: /^(0x[\da-f]{64}|[1-9A-HJ-NP-Za-km-z]{64,88}|[\da-f]{64})$/i }), chainId }),
+  S.object({ status: S.literal('sent', 'swapped'), hash: S.string({ pattern: /^(0x)?[\da-f]{64}$|^[1-9A-HJ-NP-Za-km-z]{64,88}$/i }), chainId }),
 )
 export type OpenResult = S.Infer<typeof openResult>
 
@@ -418,7 +425,9 @@ export const hostParams = {
    * input names its account by `address`; the host swaps in the wallet's own account object. The frame
    * checks each answer by feature.
    */
-  standardRequest: S.object({ id: standardId, feature: /* @__PURE__ */ S.oneOf(standardFeatures), input: S.isPlainObject }),
+  // A feature's name by its form: the host chunk, which alone calls wallets, allows only `standardFeatures`
+  // (the list would cost the SDK's entry its bytes).
+  standardRequest: S.object({ id: standardId, feature: S.string({ max: 64, pattern: /^(standard|solana):\w+$/ }), input: S.isPlainObject }),
   /**
    * Redirect mode (spec §7 social-redirect): the dapp's page goes to the frame's own redirect page, which
    * sends it on to the secure-site's sign-in and back to this page's address, which the SDK appends. Only

@@ -1,6 +1,6 @@
 /**
  * The modal's state as the host sees it (spec §3 ModalState): the core's open, view, loading and
- * connection, the account's own name from the names feature, and the embedded wallet's login. Composed
+ * connection, the account's own name from the names feature, and the embedded wallet's login and account type. Composed
  * here, on the host's side, so that the core need not know about names.
  */
 import type * as Protocol from '@doorway/shared/Protocol'
@@ -10,6 +10,7 @@ import { accountAtom, accountsAtom, activeStatusAtom, toProtocol } from '../core
 import type { Connector } from '../core/connectors/Connector.js'
 import { loadingAtom, openAtom } from '../core/modal.js'
 import { routeAtom } from '../core/router.js'
+import { smartAccountDeployedAtom } from '../features/embedded/deployed.js'
 import { userOf } from '../features/embedded/embedded.js'
 import { accountIdentityAtom, type Identity } from '../features/names/names.js'
 
@@ -17,6 +18,9 @@ export const modalStateAtom = atom<Protocol.ModalState>((get) => {
   const account = get(accountAtom)
   const identity = get(accountIdentityAtom)
   const accounts = Object.values(get(accountsAtom)).map((a) => toProtocol(a).caipAddress)
+  // spec §3: the EVM account's type where its wallet says (the embedded wallet), and whether a smart one is deployed.
+  const accountType = get(accountsAtom).eip155?.connector.accountType
+  const deployed = get(smartAccountDeployedAtom)
   return {
     open: get(openAtom),
     view: get(routeAtom).view,
@@ -26,6 +30,8 @@ export const modalStateAtom = atom<Protocol.ModalState>((get) => {
     ...(accounts.length && { accounts }),
     ...(identity.status === 'ready' && identity.identity && profileOf(identity.identity)),
     ...(account && userState(account.connector)),
+    ...(accountType && { preferredAccountType: accountType }),
+    ...(deployed !== undefined && { smartAccountDeployed: deployed }),
   }
 })
 

@@ -15,7 +15,8 @@ const closed = `${fill};display:block;opacity:0;pointer-events:none`
  * The frame, and the dialog around it, closed: full-viewport in the dialog, or filling the element it is
  * embedded in. Neither is in the page yet (they are placed when the frame loads). A focused dialog
  * (before the frame takes focus) gets Escape as `cancel`: the person's close, which `onCancel` asks of
- * the frame; it may refuse (spec §4: sign-in required) or carry it out and report.
+ * the frame; it may refuse (spec §4: sign-in required) or carry it out and report. The dialog closes
+ * only when the opening ends.
  */
 export function create(embedded: boolean, onCancel: () => void): readonly [iframe: HTMLIFrameElement, dialog: HTMLDialogElement] {
   const iframe = document.createElement('iframe')
@@ -31,6 +32,9 @@ export function create(embedded: boolean, onCancel: () => void): readonly [ifram
     event.preventDefault()
     onCancel()
   })
+  // The browser may close a modal dialog itself (a second Escape with no activation between skips
+  // `cancel`); still shown to us (not inert), it stays a modal and the close is asked of the frame.
+  dialog.addEventListener('close', () => dialog.inert || (dialog.showModal(), onCancel()))
   return [iframe, dialog]
 }
 
@@ -47,7 +51,6 @@ export function show(dialog: HTMLDialogElement, iframe: HTMLIFrameElement) {
   dialog.showModal()
   iframe.focus()
   return () => {
-    if (!dialog.open) return
     dialog.close()
     seen(dialog, false)
     page.overflow = overflow

@@ -99,7 +99,8 @@ function relay(ids: Map<Wallet, string>, call: Call, log: Pick<Logger.Logger, 'w
     // `standard:connect` → connect, `solana:signTransaction` → signTransaction…
     const method = feature.split(':')[1]!
     const target = wallet.features[feature] as Record<string, (...inputs: unknown[]) => unknown> | undefined
-    if (!Protocol.standardFeatures.includes(feature) || typeof target?.[method] !== 'function') throw Errors.unsupportedMethod()
+    // The entry admits any feature's name by its form; this is the allowlist (Protocol hostParams).
+    if (!(Protocol.standardFeatures as readonly string[]).includes(feature) || typeof target?.[method] !== 'function') throw Errors.unsupportedMethod()
     const account = wallet.accounts.find((a) => a.address === input.account)
     if ('account' in input && !account) throw Errors.unauthorized()
     const result = await target[method]!(account ? { ...input, account } : input)

@@ -76,6 +76,12 @@ describe('ask', () => {
     expect(approve().getAttribute('aria-describedby')).toBe(root.querySelector('[role="status"]')?.id)
   })
 
+  test("behavior: a request the person started (a revoke) names the host as the site, not as who asked", () => {
+    withVisibilityObserver()
+    const { root } = setup({ description: { ...description, hostLabel: approveText.hostSite } })
+    expect(root.querySelector('dl > div dt')?.textContent).toBe(approveText.hostSite)
+  })
+
   test('behavior: a reported host is marked as reported', () => {
     withVisibilityObserver()
     const { root } = setup({ host: { origin: 'https://dapp.example', attested: false } })

@@ -23,7 +23,7 @@ export class Aborted extends DoorwayError {
 export declare namespace ask {
   type Options = {
     /** What is asked, in words: an EVM request's description (describe.ts) or a Solana one's (describeSolana.ts). */
-    description: { title: string; rows: readonly Row[] }
+    description: { title: string; rows: readonly Row[]; hostLabel?: string }
     /** The dapp's origin: attested by `location.ancestorOrigins`, or as the frame reported it. */
     host: { origin: string; attested: boolean }
     /** Aborts when the modal closes or the request times out. */
@@ -103,7 +103,7 @@ function render(doc: Document, { description, host }: ask.Options, hold: boolean
   const title = element(doc, 'h1', 'approval-title', description.title)
   title.id = `${id}-title`
   const hostLine = host.attested ? approveText.hostAttested : approveText.hostReported
-  const hostRow: Row = { label: approveText.host, value: format(hostLine, { origin: host.origin }) }
+  const hostRow: Row = { label: description.hostLabel ?? approveText.host, value: format(hostLine, { origin: host.origin }) }
   const rows = element(doc, 'dl', 'approval-rows')
   for (const row of [hostRow, ...description.rows]) {
     // A short word or amount beside its label; addresses, data and messages under it.

@@ -76,6 +76,8 @@ export type Description = {
   method: Method
   title: string
   rows: readonly Row[]
+  /** The host row's label when the dapp did not ask (a revoke the person starts in Account): else "Requested by". */
+  hostLabel?: string
   /** personal_sign: the message bytes (EIP-191). */
   message?: Hex
   /** eth_signTypedData_v4: only the typed fields, integers as bigints; for viem's `signTypedData`. */

@@ -186,6 +186,7 @@ describe('describe: doorway_revokeSession', () => {
     const description = describeRevoke([op, Permissions.toJson(d)])
     const message = `Revoke session ${Permissions.delegationHash(d)}`
     expect(description.title).toBe('Revoke session')
+    expect(description.hostLabel).toBe(approveText.hostSite)
     expect(plain(description.rows)).toEqual([
       { label: approveText.network, value: 'Anvil (31337)' },
       { label: approveText.account, value: account, mono: true },

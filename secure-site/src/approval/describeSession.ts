@@ -99,6 +99,8 @@ export function revokeSession(params: readonly unknown[], context: Context): Des
   return {
     method: 'doorway_revokeSession',
     title: approveText.methods.doorway_revokeSession,
+    // The person revokes from the Account view: the dapp is where, not who asked.
+    hostLabel: approveText.hostSite,
     rows: [
       context.network,
       accountRow(account),

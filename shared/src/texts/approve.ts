@@ -17,6 +17,7 @@ export const approveText = {
   domain: 'Domain',
   primaryType: 'Type',
   host: 'Requested by',
+  hostSite: 'Site',
   hostReported: '{origin} (reported by the modal)',
   hostAttested: '{origin} (checked by the browser)',
   methods: {

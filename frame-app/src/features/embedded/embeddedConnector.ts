@@ -65,6 +65,8 @@ export type Options = {
   smart?: SmartRequests.Smart | undefined
   /** The api's records of smart sessions, when the dapp turned features.smartSessions on (issue 25). */
   sessions?: SessionRecords | undefined
+  /** One of the smart account's operations landed on chain (spec §3 smartAccountDeployed is asked again). */
+  landed?(): void
   fetch?: typeof fetch
 }
 
@@ -197,6 +199,7 @@ function smartContextOf(options: Options, smart: SmartRequests.Smart): SmartRequ
   return {
     smart,
     chainId: () => options.chain().chainId,
+    landed: () => options.landed?.(),
     signOperation: (operation, environment, send) => sign('eth_signUserOperation', [operation], environment, (signature) => send(signature)),
     signAsOwner: (method, params, environment) => sign(method, params, environment, async (signature) => signature),
     sessions: records && {

@@ -22,6 +22,7 @@ import { type Account, accountAtom, accountsAtom, activeNamespaceAtom, establish
 import { publishAtom } from '../../core/events.js'
 import { type Connector, embeddedId } from '../../core/connectors/Connector.js'
 import { type AccountType, preferredAccountTypeAtom, smartFor, smartUnavailableAtom } from './accountType.js'
+import { operationLandedAtom } from './deployed.js'
 import { approvalAtom } from './embedded.js'
 import { notifyAtom } from '../../core/host.js'
 import { openAtom } from '../../core/modal.js'
@@ -132,6 +133,7 @@ async function connectorFor(get: Getter, set: Setter, account: Protocol.Embedded
     refused: (method) =>
       setTimeout(() => set(showToastAtom, { variant: 'error', message: format(embeddedText.notAllowed, { method }) }), refusalToastDelayMs),
     smart,
+    landed: () => set(operationLandedAtom, (n) => n + 1),
     // Smart sessions (issue 25) only where the dapp turned them on, as the incumbents ship them.
     ...(smart &&
       get(configAtom)?.features.smartSessions && {

@@ -58,26 +58,30 @@ function setup(fake: Fake = {}) {
   })
   const signOperation = vi.fn(async (_operation: Record<string, unknown>, _environment: unknown, send: (signature: `0x${string}`) => Promise<unknown>) => send('0xsig'))
   const signAsOwner = vi.fn(async () => '0xowner' as const)
+  const landed = vi.fn()
   const context: SmartRequests.Context = {
     smart: { address: smartAddress, sponsored: false, on },
     chainId: () => 'eip155:31337',
+    landed,
     signOperation,
     signAsOwner,
   }
   const request = (method: string, params: unknown[]) => SmartRequests.request(context, method, params)
-  return { request, account, on, signOperation, signAsOwner, hash, prepared }
+  return { request, account, on, signOperation, signAsOwner, hash, prepared, landed }
 }
 
 const batch = (fields: Record<string, unknown> = {}) => ({ version: '2.0.0', from: smartAddress, chainId: '0x7a69', atomicRequired: true, calls: [{ to }], ...fields })
 
 describe('eth_sendTransaction', () => {
   test('behavior: one call becomes one operation, signed in the secure-site, sent, waited for; the answer is the transaction hash', async () => {
-    const { request, account, signOperation, hash, prepared } = setup()
+    const { request, account, signOperation, hash, prepared, landed } = setup()
     expect(await request('eth_sendTransaction', [{ from: smartAddress, to, value: '0x10', data: '0xabcd' }])).toBe(txHash)
     expect(account.prepare).toHaveBeenCalledExactlyOnceWith([{ to, value: 16n, data: '0xabcd' }])
     expect(signOperation).toHaveBeenCalledExactlyOnceWith({ json: prepared }, environment, expect.any(Function))
     expect(account.send).toHaveBeenCalledExactlyOnceWith(prepared, '0xsig')
     expect(account.wait).toHaveBeenCalledExactlyOnceWith(hash)
+    // spec §3 smartAccountDeployed is asked again once an operation landed.
+    expect(landed).toHaveBeenCalledOnce()
   })
 
   test('param: no value is 0; `input` stands for `data`; no `from` is the smart account', async () => {
@@ -206,9 +210,10 @@ describe('wallet_sendCalls', () => {
 describe('wallet_getCallsStatus', () => {
   /** A batch sent through this context, and its status as the bundler's receipt says it. */
   async function status(receipt: ReturnType<typeof receiptOf> | null) {
-    const { request, account } = setup({ receipt })
+    const { request, account, landed } = setup({ receipt })
     const { id } = (await request('wallet_sendCalls', [batch()])) as { id: string }
-    return { id, account, answer: await request('wallet_getCallsStatus', [id]) }
+    expect(landed).not.toHaveBeenCalled()
+    return { id, account, answer: await request('wallet_getCallsStatus', [id]), landed }
   }
 
   test('error: an id this connection did not send is unknown (5730)', async () => {
@@ -219,13 +224,15 @@ describe('wallet_getCallsStatus', () => {
   })
 
   test('behavior: a pending batch is status 100, without receipts', async () => {
-    const { id, answer } = await status(null)
+    const { id, answer, landed } = await status(null)
     expect(answer).toEqual({ version: '2.0.0', id, chainId: '0x7a69', atomic: true, status: 100 })
+    expect(landed).not.toHaveBeenCalled()
   })
 
   test('behavior: a confirmed batch is status 200 with its one transaction\'s receipt, numbers in hex', async () => {
-    const { id, account, answer } = await status(receiptOf(true))
+    const { id, account, answer, landed } = await status(receiptOf(true))
     expect(account.receipt).toHaveBeenCalledWith(id)
+    expect(landed).toHaveBeenCalled()
     expect(answer).toEqual({
       version: '2.0.0',
       id,

@@ -26,6 +26,8 @@ export type Smart = {
 export type Context = {
   smart: Smart
   chainId(): Caip.ChainId
+  /** Says that an operation landed on chain (the first one deploys the account). */
+  landed(): void
   /** Shows the approval while the secure-site signs `operation`; its signature. */
   signOperation(operation: Record<string, unknown>, environment: SmartAccountChunk.Network['environment'], send: (signature: Hex) => Promise<unknown>): Promise<unknown>
   /** Signs a message or typed data as the owner, shown as the smart account's in the secure-site. */
@@ -104,6 +106,7 @@ export async function request(context: Context, method: string, params: unknown[
       const receipt = await account.receipt(id as Hex)
       const base = { version: '2.0.0', id, chainId: Caip.eip155Hex(chainId), atomic: true }
       if (!receipt) return { ...base, status: 100 }
+      context.landed()
       const { receipt: tx } = receipt
       return {
         ...base,
@@ -222,6 +225,7 @@ export async function revoke(context: Context, chainId: Caip.ChainId, delegation
   })
   await sessions.signRevoke(chainId, account.json(prepared), Permissions.toJson(parsed), network.environment, async (signature, revokeSignature) => {
     const receipt = await account.wait(await account.send(prepared, signature))
+    context.landed()
     if (!receipt.success) throw new Errors.ProviderRpcError(format(embeddedText.operationReverted, { reason: receipt.reason ?? '' }).trim(), { code: -32000 })
     // Deployed by now (a disable deploys an undeployed account first): the api checks the signature by ERC-1271.
     await sessions.recordRevoke(Permissions.delegationHash(parsed), revokeSignature)
@@ -262,6 +266,7 @@ async function send(context: Context, calls: SmartAccountChunk.Call[], wait: boo
     const hash = await account.send(prepared, signature)
     if (!wait) return hash
     const receipt = await account.wait(hash)
+    context.landed()
     if (!receipt.success) throw new Errors.ProviderRpcError(format(embeddedText.operationReverted, { reason: receipt.reason ?? '' }).trim(), { code: -32000 })
     return receipt.receipt.transactionHash
   })

@@ -107,6 +107,7 @@ function setup(fake: Fake = {}) {
   const context: SmartRequests.Context = {
     smart: { address: smartAddress, sponsored: false, on },
     chainId: () => 'eip155:31337',
+    landed: vi.fn(),
     signOperation: vi.fn(),
     signAsOwner: vi.fn(),
     // A mock's type drops signRevoke's type parameter; it calls `then` as the interface says.

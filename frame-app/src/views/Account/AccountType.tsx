@@ -1,8 +1,9 @@
 import { embeddedText } from '@doorway/shared/texts/embedded'
 import { useAtomValue, useSetAtom } from 'jotai'
-import { useEffect, useId, useState } from 'react'
+import { useId, useState } from 'react'
 import { accountAtom } from '../../core/connection.js'
 import { smartUnavailableAtom } from '../../features/embedded/accountType.js'
+import { smartAccountDeployedAtom } from '../../features/embedded/deployed.js'
 import { switchAccountTypeAtom } from '../../features/embedded/embeddedSession.js'
 
 /**
@@ -16,7 +17,7 @@ export default function AccountType() {
   const switchType = useSetAtom(switchAccountTypeAtom)
   const [busy, setBusy] = useState(false)
   const [failed, setFailed] = useState<string>()
-  const deployed = useDeployed()
+  const deployed = useAtomValue(smartAccountDeployedAtom)
   const title = useId()
   const note = useId()
   if (!account) return null
@@ -54,24 +55,4 @@ export default function AccountType() {
       </p>
     </section>
   )
-}
-
-/** spec §3 smartAccountDeployed: whether the smart account has code yet (its first operation deploys it). */
-function useDeployed(): boolean | undefined {
-  const account = useAtomValue(accountAtom)
-  const [deployed, setDeployed] = useState<boolean>()
-  const smart = account?.connector.accountType === 'smartAccount'
-  useEffect(() => {
-    setDeployed(undefined)
-    if (!account || !smart) return
-    let live = true
-    account.connector
-      .request({ method: 'eth_getCode', params: [account.address, 'latest'] })
-      .then((code) => live && setDeployed(typeof code === 'string' && code !== '0x'))
-      .catch(() => {})
-    return () => {
-      live = false
-    }
-  }, [account, smart])
-  return deployed
 }
