@@ -84,6 +84,8 @@ test('behavior: a 0.01 ETH/day session spends 0.004 twice without a prompt, the 
   await grant(page)
   expect(await spend(page)).toMatch(/^Spent 0\.004 ETH without a prompt/)
   await app(page).getByRole('button', { name: 'Open the modal' }).click()
+  // The session key's first spend deployed the account without the modal: opening asks the chain again (spec §3 smartAccountDeployed).
+  await expect(frame.getByRole('region', { name: 'Account type' })).not.toContainText('Created on chain')
   await frame.getByRole('button', { name: /^Sessions/ }).click()
   const list = frame.getByRole('list', { name: 'Sessions of this account' })
   await expect(list.getByRole('listitem')).toHaveCount(2)

@@ -6,6 +6,7 @@ import * as Protocol from '@doorway/shared/Protocol'
 import { createStore } from 'jotai'
 import { describe, expect, test, vi } from 'vitest'
 import { accountAtom } from '../core/connection.js'
+import { openAtom } from '../core/modal.js'
 import { operationLandedAtom } from '../features/embedded/deployed.js'
 import { type Connector, embeddedId } from '../core/connectors/Connector.js'
 import { modalStateAtom } from './modalState.js'
@@ -60,6 +61,15 @@ describe('modalStateAtom account type (spec §3 preferredAccountType, smartAccou
     expect(getCode).toHaveBeenCalledWith({ method: 'eth_getCode', params: [address, 'latest'] })
     code = '0x6001'
     store.set(operationLandedAtom, (n) => n + 1)
+    await vi.waitFor(() => expect(state().smartAccountDeployed).toBe(true))
+  })
+
+  test('behavior: deployed by someone else (a session key\'s spend), it is known at the next opening', async () => {
+    let code = '0x'
+    const { store, state } = connect('smartAccount', () => code)
+    await vi.waitFor(() => expect(state().smartAccountDeployed).toBe(false))
+    code = '0x6001'
+    store.set(openAtom, true)
     await vi.waitFor(() => expect(state().smartAccountDeployed).toBe(true))
   })
 

@@ -6,6 +6,7 @@
 import { atom } from 'jotai'
 import { unwrap } from 'jotai/utils'
 import { accountsAtom } from '../../core/connection.js'
+import { openAtom } from '../../core/modal.js'
 
 /** Counts the smart account's operations that landed on chain (the first one deploys the account). */
 export const operationLandedAtom = atom(0)
@@ -14,6 +15,8 @@ export const operationLandedAtom = atom(0)
 const answerAtom = unwrap(
   atom(async (get): Promise<{ key: string; deployed: boolean } | undefined> => {
     get(operationLandedAtom)
+    // Asked again as the modal opens or closes: a session key's spend deploys the account without the modal.
+    get(openAtom)
     const account = get(accountsAtom).eip155
     if (account?.connector.accountType !== 'smartAccount') return undefined
     try {
@@ -30,8 +33,8 @@ const keyOf = ({ address, chainId }: { address: string; chainId: string }) => `$
 
 /**
  * spec §3 smartAccountDeployed: whether the connected smart account has code on its current chain, asked
- * of the chain at connect, on a chain switch and after each operation lands (the last answer stands while
- * it is asked again); undefined for any other account, or until the chain answers for this one.
+ * of the chain at connect, on a chain switch, as the modal opens or closes and after each operation lands (the
+ * last answer stands while it is asked again); undefined for any other account, or until the chain answers for this one.
  */
 export const smartAccountDeployedAtom = atom((get): boolean | undefined => {
   const account = get(accountsAtom).eip155
