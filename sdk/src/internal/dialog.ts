@@ -34,7 +34,8 @@ export function create(embedded: boolean, onCancel: () => void): readonly [ifram
   })
   // The browser may close a modal dialog itself (a second Escape with no activation between skips
   // `cancel`); still shown to us (not inert), it stays a modal and the close is asked of the frame.
-  dialog.addEventListener('close', () => dialog.inert || (dialog.showModal(), onCancel()))
+  // `close` comes a task later: our own close, then a reopen, leaves it open by then, and nothing to do.
+  dialog.addEventListener('close', () => dialog.open || dialog.inert || (dialog.showModal(), onCancel()))
   return [iframe, dialog]
 }
 
@@ -51,8 +52,9 @@ export function show(dialog: HTMLDialogElement, iframe: HTMLIFrameElement) {
   dialog.showModal()
   iframe.focus()
   return () => {
-    dialog.close()
+    // Unseen first: the `close` listener then knows the close is ours, whenever the browser fires it.
     seen(dialog, false)
+    dialog.close()
     page.overflow = overflow
     opener?.focus?.()
   }

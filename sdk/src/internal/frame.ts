@@ -38,8 +38,8 @@ export function connect(
     iframe.src = url.href
     timer = setTimeout(fail, loadTimeoutMs, Errors.frameUnavailable())
   }
-  // Safari has no requestIdleCallback: the next task there.
-  const idle = typeof requestIdleCallback == 'function' ? requestIdleCallback(load, { timeout: 1_000 }) : setTimeout(load)
+  // Safari has no requestIdleCallback: the next task there (setTimeout reads the options object as a 0 ms delay).
+  const idle = (self.requestIdleCallback ?? (setTimeout as unknown as typeof requestIdleCallback))(load, { timeout: 1_000 })
   const handshake = Channel.offer({ iframe, origin: url.origin, log, signal }).then((port) => {
     clearTimeout(timer)
     const channel = Channel.create<Protocol.HostApi, Protocol.FrameApi>({
